@@ -1,0 +1,238 @@
+import type { Agent, Crew, Task } from "./entities.js";
+import { ToolwareError } from "./errors.js";
+import type { CallStatus, Tool, ToolCallState, ToolInput, TraceEntry } from "./types.js";
+
+/** Runs the tool once more, optionally with another signal; what execution wrappers receive. */
+export type ExecuteTool = (signal?: AbortSignal) => Promise<unknown>;
+
+/** Wraps the tool's execution (retry, timeout): it may call `execute` zero or more times. */
+export type ExecutionWrapper = (execute: ExecuteTool, ctx: ToolCallHookContext) => Promise<unknown>;
+
+/** What `requestHumanInput` hands to the provider. @internal */
+export type HumanInputFn = (
+  ctx: ToolCallHookContext,
+  prompt: string,
+  defaultMessage: string | undefined,
+) => Promise<string>;
+
+/** Call-wide services the context needs from its `ToolHooks`. @internal */
+export interface CallServices {
+  formatBlocked(toolName: string, reason: string | undefined): string;
+  requestHumanInput: HumanInputFn;
+}
+
+// Shared by every call made without a signal: nobody holds its controller, so it never aborts.
+const NEVER_ABORTED = new AbortController().signal;
+
+let callCounter = 0;
+const callPrefix = Math.random().toString(36).slice(2, 8);
+
+function isTrackable(value: unknown): value is object {
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) return true;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Everything a hook knows about one tool call. One instance per call, shared
+ * by every hook of the chain.
+ *
+ * @example
+ * ```ts
+ * hooks.before((ctx) => {
+ *   if (ctx.agent?.role === "junior_agent" && ctx.toolName === "delete_file") {
+ *     ctx.block("junior agents cannot delete files");
+ *   }
+ * });
+ * ```
+ */
+export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
+  /** The tool's own name, as the agent asked for it. */
+  readonly toolName: string;
+  readonly tool: Tool<I, O>;
+  readonly agent: Agent | undefined;
+  readonly task: Task | undefined;
+  readonly crew: Crew | undefined;
+  /** Unique per call; also passed to the tool. */
+  readonly callId: string;
+  /** The agent-facing result; `undefined` until the tool ran, was blocked or substituted. */
+  toolResult: string | undefined = undefined;
+  /** What the tool (or `respond`) returned; after-hooks never change it. */
+  rawToolResult: O | undefined = undefined;
+  /** The error the tool threw, when it did. */
+  error: unknown = undefined;
+
+  /** @internal */ _input: I;
+  /** @internal */ _inputProxy: I | undefined = undefined;
+  /** @internal */ _inputVersion = 0;
+  /** @internal */ _state: ToolCallState | undefined = undefined;
+  /** @internal */ _signal: AbortSignal;
+  /** @internal */ _status: CallStatus = "ok";
+  /** @internal */ _reason: string | undefined = undefined;
+  /** @internal block or respond happened: nothing further inside runs */ _settled = false;
+  /** @internal */ _toolRan = false;
+  /** @internal the error of a failed hook that blocked the call */ _failure: unknown = undefined;
+  /** @internal counts block()/respond() calls so a middleware's trace can tell its own decisions */ _decisions = 0;
+  /** @internal */ _wrappers: ExecutionWrapper[] | undefined = undefined;
+  /** @internal */ readonly _trace: TraceEntry[] = [];
+  /** @internal */ readonly _services: CallServices;
+
+  /** @internal */
+  constructor(
+    tool: Tool<I, O>,
+    input: I,
+    bindings: {
+      agent?: Agent | undefined;
+      task?: Task | undefined;
+      crew?: Crew | undefined;
+      signal?: AbortSignal | undefined;
+    },
+    services: CallServices,
+  ) {
+    this.tool = tool;
+    this.toolName = tool.name;
+    this._input = input;
+    this.agent = bindings.agent;
+    this.task = bindings.task;
+    this.crew = bindings.crew;
+    this._signal = bindings.signal ?? NEVER_ABORTED;
+    this._services = services;
+    this.callId = `${callPrefix}-${(++callCounter).toString(36)}`;
+  }
+
+  /**
+   * The input the tool will receive. Mutate it in place
+   * (`ctx.toolInput.query = "…"`); the property itself cannot be reassigned.
+   */
+  get toolInput(): I {
+    if (this._inputProxy === undefined) this._inputProxy = this.#track(this._input);
+    return this._inputProxy;
+  }
+
+  /** Scratch space for hook-to-hook data of this call; see {@link ToolCallState}. */
+  get state(): ToolCallState {
+    if (this._state === undefined) this._state = {};
+    return this._state;
+  }
+
+  /** Aborts when the caller cancels the call (or a linked signal aborts). */
+  get signal(): AbortSignal {
+    return this._signal;
+  }
+
+  /** How the call stands right now. */
+  get status(): CallStatus {
+    return this._status;
+  }
+
+  /** The block reason, once blocked with one. */
+  get blockReason(): string | undefined {
+    return this._status === "blocked" ? this._reason : undefined;
+  }
+
+  /** True once the tool has been started. */
+  get toolRan(): boolean {
+    return this._toolRan;
+  }
+
+  /**
+   * Blocks the call: nothing inside the calling hook runs, nor the tool.
+   * On the way out it withholds the tool's result.
+   */
+  block(reason?: string): void {
+    this._status = "blocked";
+    this._reason = reason;
+    this._settled = true;
+    this._decisions++;
+    this.toolResult = this._services.formatBlocked(this.toolName, reason);
+    this.rawToolResult = undefined;
+  }
+
+  /**
+   * Supplies the result without running the tool (or replaces the tool's
+   * result on the way out). The value is formatted like a tool result.
+   */
+  respond(value: O): void {
+    this.rawToolResult = value;
+    this.toolResult = formatToolResult(this.tool, value);
+    this._status = "ok";
+    this._reason = undefined;
+    this._settled = true;
+    this._decisions++;
+  }
+
+  /** Asks a human through the `ToolHooks` instance's human-input provider. */
+  requestHumanInput(prompt: string, defaultMessage?: string): Promise<string> {
+    return this._services.requestHumanInput(this as unknown as ToolCallHookContext, prompt, defaultMessage);
+  }
+
+  /** Makes the tool's signal abort when `signal` aborts too. */
+  linkSignal(signal: AbortSignal): void {
+    this._signal = this._signal === NEVER_ABORTED ? signal : AbortSignal.any([this._signal, signal]);
+  }
+
+  /**
+   * Wraps the tool's execution, for hooks that re-run it (retry) or bound it
+   * (timeout) without running the rest of the chain again. The first wrapper
+   * added is the outermost.
+   */
+  wrapExecution(wrapper: ExecutionWrapper): void {
+    if (this._toolRan) throw new ToolwareError("wrapExecution() must be called before the tool runs");
+    if (this._wrappers === undefined) this._wrappers = [];
+    this._wrappers.push(wrapper);
+  }
+
+  #track<T extends object>(target: T): T {
+    if (!isTrackable(target)) return target;
+    const nested = new WeakMap<object, object>();
+    const handler: ProxyHandler<object> = {
+      get: (obj, key, receiver) => {
+        const value = Reflect.get(obj, key, receiver);
+        if (!isTrackable(value)) return value;
+        let proxy = nested.get(value);
+        if (proxy === undefined) {
+          proxy = new Proxy(value, handler);
+          nested.set(value, proxy);
+        }
+        return proxy;
+      },
+      set: (obj, key, value) => {
+        this._inputVersion++;
+        return Reflect.set(obj, key, value);
+      },
+      deleteProperty: (obj, key) => {
+        this._inputVersion++;
+        return Reflect.deleteProperty(obj, key);
+      },
+      defineProperty: (obj, key, desc) => {
+        this._inputVersion++;
+        return Reflect.defineProperty(obj, key, desc);
+      },
+    };
+    return new Proxy(target, handler) as T;
+  }
+}
+
+// Declared outside the class so TypeScript keeps `toolInput` readonly while
+// JavaScript callers get an explanation instead of a bare "has only a getter".
+Object.defineProperty(ToolCallHookContext.prototype, "toolInput", {
+  ...Object.getOwnPropertyDescriptor(ToolCallHookContext.prototype, "toolInput"),
+  set(): never {
+    throw new TypeError(
+      "toolware: ctx.toolInput cannot be reassigned; mutate it in place instead (ctx.toolInput.key = value)",
+    );
+  },
+});
+
+/**
+ * Turns a tool's return value into the agent-facing string: strings as they
+ * are, else the tool's `formatResult`, else compact JSON (`undefined` → `""`).
+ */
+export function formatToolResult<O>(tool: Tool<never, O>, raw: O): string {
+  if (typeof raw === "string") return raw;
+  if (tool.formatResult !== undefined) return tool.formatResult(raw);
+  if (raw === undefined) return "";
+  const json = JSON.stringify(raw, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
+  return json === undefined ? String(raw) : json;
+}

@@ -1,0 +1,89 @@
+import type { ToolCallHookContext } from "./context.js";
+import { compileNameTest, type NameTest } from "./names.js";
+import type { AgentFilter, ContextPredicate, HookErrorPolicy, HookOptions, ToolFilter } from "./types.js";
+
+/** A filter split into what can be decided once per chain and what must run per call. */
+export interface CompiledFilter {
+  /** Tests on the tool name: all must pass. */
+  readonly tools: readonly NameTest[];
+  /** Tests on the agent role: all must pass; a call without an agent fails them. */
+  readonly agents: readonly NameTest[];
+  /** Per-call predicates: all must pass. */
+  readonly predicates: readonly ContextPredicate[];
+}
+
+const OPTION_KEYS = new Set(["name", "priority", "tools", "agents", "onError", "timeoutMs"]);
+const POLICIES: readonly HookErrorPolicy[] = ["block", "continue", "throw"];
+
+function isToolObject(value: unknown): value is { name: string; execute: unknown } {
+  return typeof value === "object" && value !== null && typeof (value as { execute?: unknown }).execute === "function";
+}
+
+function anyOf(tests: NameTest[]): NameTest {
+  if (tests.length === 1) return tests[0] as NameTest;
+  return (raw, normalized) => tests.some((t) => t(raw, normalized));
+}
+
+function compileNames(filter: ToolFilter | AgentFilter, what: "tools" | "agents"): NameTest {
+  const items = Array.isArray(filter) ? (filter as readonly unknown[]) : [filter];
+  if (items.length === 0)
+    throw new TypeError(`toolware: the \`${what}\` filter is an empty list, so the hook would never run`);
+  return anyOf(
+    items.map((item) => {
+      if (what === "tools" && isToolObject(item)) return compileNameTest(item.name);
+      if (typeof item === "function") {
+        throw new TypeError(`toolware: a \`${what}\` list takes names, globs and RegExps; pass a predicate on its own`);
+      }
+      return compileNameTest(item as string | RegExp);
+    }),
+  );
+}
+
+/** Checks registration options and compiles their filters; throws a TypeError on anything it does not know. */
+export function compileOptions(options: HookOptions | undefined): CompiledFilter {
+  if (options === undefined) return { tools: [], agents: [], predicates: [] };
+  if (options === null || typeof options !== "object") throw new TypeError("toolware: hook options must be an object");
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.has(key)) {
+      throw new TypeError(`toolware: unknown hook option \`${key}\` (expected one of: ${[...OPTION_KEYS].join(", ")})`);
+    }
+  }
+  const { name, priority, onError, timeoutMs, tools, agents } = options;
+  if (name !== undefined && (typeof name !== "string" || name === "")) {
+    throw new TypeError("toolware: `name` must be a non-empty string");
+  }
+  if (priority !== undefined && !Number.isFinite(priority)) {
+    throw new TypeError(`toolware: \`priority\` must be a finite number, got ${String(priority)}`);
+  }
+  if (onError !== undefined && !POLICIES.includes(onError)) {
+    throw new TypeError(`toolware: \`onError\` must be "block", "continue" or "throw", got ${JSON.stringify(onError)}`);
+  }
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+    throw new TypeError(`toolware: \`timeoutMs\` must be a positive number of milliseconds, got ${String(timeoutMs)}`);
+  }
+  const compiled = { tools: [] as NameTest[], agents: [] as NameTest[], predicates: [] as ContextPredicate[] };
+  if (tools !== undefined) {
+    if (typeof tools === "function") compiled.predicates.push(tools);
+    else compiled.tools.push(compileNames(tools, "tools"));
+  }
+  if (agents !== undefined) {
+    if (typeof agents === "function") compiled.predicates.push(agents);
+    else compiled.agents.push(compileNames(agents, "agents"));
+  }
+  return compiled;
+}
+
+/** Both filters must hold (used when a pack registered with options adds its own). */
+export function mergeFilters(a: CompiledFilter, b: CompiledFilter): CompiledFilter {
+  return {
+    tools: [...a.tools, ...b.tools],
+    agents: [...a.agents, ...b.agents],
+    predicates: [...a.predicates, ...b.predicates],
+  };
+}
+
+/** Runs every predicate of a filter against the call. */
+export function predicatesPass(predicates: readonly ContextPredicate[], ctx: ToolCallHookContext): boolean {
+  for (const p of predicates) if (!p(ctx)) return false;
+  return true;
+}

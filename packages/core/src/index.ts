@@ -1,0 +1,19 @@
+export { type ExecuteTool, type ExecutionWrapper, formatToolResult, ToolCallHookContext } from "./context.js";
+export * from "./decorators.js";
+export * from "./default-hooks.js";
+export { Agent, type AgentOptions, Crew, type CrewOptions, Task, type TaskOptions } from "./entities.js";
+export * from "./errors.js";
+export * from "./human-input.js";
+export { normalizeName } from "./names.js";
+export { definePack, type HookSpec, isPack, type Pack, type PackSpec } from "./pack.js";
+export { HookRegistry, type RegistryEvents, type ToolScopedOptions } from "./registry.js";
+export { defineTool, type ToolDefinition } from "./tool.js";
+export {
+  type CallBindings,
+  type ExplainQuery,
+  ToolHooks,
+  type ToolHooksEvents,
+  type ToolHooksMessages,
+  type ToolHooksOptions,
+} from "./tool-hooks.js";
+export type * from "./types.js";

@@ -1,0 +1,163 @@
+import type { ToolCallHookContext } from "./context.js";
+import { HookTimeoutError, ToolwareError } from "./errors.js";
+import { applies, fail, fatalErrors, isThenable, now, type Runtime, type RuntimeHook, record } from "./run.js";
+import type { TraceAction } from "./types.js";
+
+type Ctx = ToolCallHookContext;
+type KoaNext = () => Promise<void>;
+
+const BEFORE = 0; // has not called next()
+const INSIDE = 1; // next() is running
+const AFTER = 2; // next() settled
+const ABANDONED = 3; // failed or timed out before next(): a late next() must not run the tool
+
+/** The time budget of a middleware's own work: paused while the rest of the chain runs inside `next()`. */
+class Budget {
+  #left: number;
+  #armedAt = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #reject: ((e: unknown) => void) | undefined;
+  readonly expired: Promise<never>;
+  readonly #hook: RuntimeHook;
+
+  constructor(hook: RuntimeHook, ms: number) {
+    this.#hook = hook;
+    this.#left = ms;
+    this.expired = new Promise<never>((_, reject) => {
+      this.#reject = reject;
+    });
+    this.expired.catch(() => {});
+    this.resume();
+  }
+
+  pause(): void {
+    if (this.#timer === undefined) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#left -= now() - this.#armedAt;
+  }
+
+  resume(): void {
+    this.#armedAt = now();
+    this.#timer = setTimeout(
+      () => this.#reject?.(new HookTimeoutError(this.#hook.name, this.#hook.timeoutMs as number)),
+      Math.max(0, this.#left),
+    );
+  }
+
+  stop(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
+/** Turns a user middleware into a chain step with error policy, time budget, next() guard and tracing. @internal */
+export function wrapMiddleware(rt: Runtime, h: RuntimeHook): (ctx: Ctx, next: KoaNext) => Promise<void> | undefined {
+  const fn = h.fn as (ctx: Ctx, next: KoaNext) => unknown;
+  return function toolwareMiddleware(ctx, next) {
+    const ok = applies(rt, ctx, h, "before");
+    if (ok === "blocked") return undefined;
+    if (ok === false) return next();
+
+    const t0 = rt.timing ? now() : 0;
+    const version = ctx._inputVersion;
+    const decisions0 = ctx._decisions;
+    let stage = BEFORE;
+    let inner: Promise<void> | undefined;
+    let innerDecisions = 0;
+    let resultAtNext: string | undefined;
+    const budget = h.timeoutMs === undefined ? undefined : new Budget(h, h.timeoutMs);
+
+    const guardedNext: KoaNext = () => {
+      if (stage === ABANDONED) return Promise.resolve();
+      if (stage !== BEFORE) {
+        return Promise.reject(
+          new ToolwareError(
+            `middleware ${h.name} called next() more than once; the chain runs once per call (use ctx.wrapExecution() to run the tool again)`,
+          ),
+        );
+      }
+      stage = INSIDE;
+      budget?.pause();
+      const d = ctx._decisions;
+      resultAtNext = ctx.toolResult;
+      const done = (): void => {
+        stage = AFTER;
+        innerDecisions = ctx._decisions - d;
+        resultAtNext = ctx.toolResult;
+        budget?.resume();
+      };
+      if (ctx._settled) {
+        done();
+        return Promise.resolve();
+      }
+      inner = next().then(done, (e: unknown) => {
+        done();
+        throw e;
+      });
+      return inner;
+    };
+
+    const onError = (e: unknown): Promise<void> | undefined => {
+      budget?.stop();
+      if (fatalErrors.has(e as object)) throw e;
+      if (stage === INSIDE && inner !== undefined) {
+        // It threw while the rest of the chain still runs (next() not awaited): let that finish first.
+        return inner.then(
+          () => onError(e),
+          () => onError(e),
+        );
+      }
+      if (stage === BEFORE || stage === ABANDONED) {
+        stage = ABANDONED;
+        if (fail(rt, ctx, h, "before", e, t0)) return undefined;
+        return ctx._settled ? undefined : next();
+      }
+      fail(rt, ctx, h, "after", e, t0);
+      return undefined;
+    };
+
+    const finish = (): Promise<void> | undefined => {
+      budget?.stop();
+      if (stage === INSIDE && inner !== undefined) {
+        // next() was called without await: the chain must still finish before this call does.
+        return inner.then(finish, finish);
+      }
+      if (stage === BEFORE && !ctx._settled) {
+        stage = ABANDONED;
+        const error = new ToolwareError(
+          `middleware ${h.name} returned without calling next(), ctx.respond() or ctx.block(): did you forget \`await next()\`?`,
+        );
+        ctx.error = error;
+        ctx._status = "error";
+        ctx._settled = true;
+        ctx.toolResult = rt.formatFailed(ctx.toolName, error);
+        record(rt, ctx, h, "before", "failed", t0, error, error.message);
+        return undefined;
+      }
+      const own = ctx._decisions - decisions0 - innerDecisions;
+      const action: TraceAction =
+        own > 0
+          ? ctx._status === "blocked"
+            ? "blocked"
+            : "substituted"
+          : stage === AFTER && ctx.toolResult !== resultAtNext
+            ? "modified-result"
+            : ctx._inputVersion !== version
+              ? "modified-input"
+              : "proceeded";
+      record(rt, ctx, h, stage === BEFORE ? "before" : "around", action, t0);
+      return undefined;
+    };
+
+    let result: unknown;
+    try {
+      result = fn(ctx, guardedNext);
+    } catch (e) {
+      return onError(e);
+    }
+    if (!isThenable(result)) return finish();
+    const settled = budget === undefined ? result : Promise.race([result, budget.expired]);
+    return Promise.resolve(settled).then(finish, onError);
+  };
+}

@@ -1,0 +1,284 @@
+import type { ExecuteTool, ToolCallHookContext } from "./context.js";
+import { formatToolResult } from "./context.js";
+import { HookFailedError, HookTimeoutError, messageOf } from "./errors.js";
+import { predicatesPass } from "./filter.js";
+import type { ContextPredicate, HookErrorPolicy, HookFunction, HookInfo, TraceAction } from "./types.js";
+
+/** A hook ready to run inside one chain. @internal */
+export interface RuntimeHook {
+  readonly name: string;
+  readonly info: HookInfo;
+  readonly fn: HookFunction;
+  readonly policy: HookErrorPolicy;
+  readonly timeoutMs: number | undefined;
+  readonly predicates: readonly ContextPredicate[] | null;
+}
+
+/** What the runners need from their `ToolHooks`. @internal */
+export interface Runtime {
+  readonly timing: boolean;
+  hookFailed(ctx: ToolCallHookContext, hook: RuntimeHook, phase: "before" | "after", error: unknown): void;
+  formatWithheld(toolName: string, reason: string): string;
+  formatFailed(toolName: string, error: unknown): string;
+}
+
+type Ctx = ToolCallHookContext;
+type Phase = "before" | "after" | "around";
+type MaybePromise = void | Promise<void>;
+
+// Errors of "throw"-policy hooks: every wrapper outside lets them through untouched.
+const fatal = new WeakSet<object>();
+
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === "object" || typeof value === "function") &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
+/** @internal */
+export const now = (): number => performance.now();
+
+/** @internal */
+export function record(
+  rt: Runtime,
+  ctx: Ctx,
+  h: RuntimeHook,
+  phase: Phase,
+  action: TraceAction,
+  t0: number,
+  error?: unknown,
+  reason?: string,
+): void {
+  ctx._trace.push({
+    hook: h.name,
+    layer: h.info.layer,
+    kind: h.info.kind,
+    phase,
+    action,
+    reason: reason ?? (action === "blocked" ? ctx._reason : undefined),
+    error,
+    durationMs: rt.timing ? now() - t0 : undefined,
+  });
+}
+
+/** @internal */
+export function bounded<T>(value: PromiseLike<T>, h: RuntimeHook): PromiseLike<T> {
+  const ms = h.timeoutMs;
+  if (ms === undefined) return value;
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new HookTimeoutError(h.name, ms)), ms);
+    value.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}
+
+// A sync hook cannot be interrupted; one that overran is treated as timed out once it returns.
+function overran(h: RuntimeHook, t0: number): boolean {
+  return h.timeoutMs !== undefined && now() - t0 > h.timeoutMs;
+}
+
+/** Applies a failed hook's policy. Returns true when the call is now blocked. @internal */
+export function fail(
+  rt: Runtime,
+  ctx: Ctx,
+  h: RuntimeHook,
+  phase: "before" | "after",
+  error: unknown,
+  t0: number,
+): boolean {
+  if (fatal.has(error as object)) throw error;
+  rt.hookFailed(ctx, h, phase, error);
+  const reason = `hook ${h.name} failed: ${messageOf(error)}`;
+  record(rt, ctx, h, phase, "failed", t0, error, reason);
+  if (h.policy === "throw") {
+    const err = new HookFailedError(h.name, h.info.layer, h.info.kind, phase, error);
+    fatal.add(err);
+    throw err;
+  }
+  if (h.policy === "continue") return false;
+  ctx.block(reason);
+  // On the way out the tool already ran: say that its result was withheld.
+  if (phase === "after") ctx.toolResult = rt.formatWithheld(ctx.toolName, reason);
+  ctx._failure = error;
+  return true;
+}
+
+/** Runs a hook's per-call predicates; a predicate that throws counts as the hook failing. @internal */
+export function applies(rt: Runtime, ctx: Ctx, h: RuntimeHook, phase: "before" | "after"): boolean | "blocked" {
+  if (h.predicates === null) return true;
+  try {
+    return predicatesPass(h.predicates, ctx);
+  } catch (e) {
+    return fail(rt, ctx, h, phase, e, now()) ? "blocked" : false;
+  }
+}
+
+function beforeDone(rt: Runtime, ctx: Ctx, h: RuntimeHook, result: unknown, version: number, t0: number): void {
+  if (result === false && !ctx._settled) ctx.block();
+  const action: TraceAction = ctx._settled
+    ? ctx._status === "blocked"
+      ? "blocked"
+      : "substituted"
+    : ctx._inputVersion !== version
+      ? "modified-input"
+      : "proceeded";
+  record(rt, ctx, h, "before", action, t0);
+}
+
+/** Runs adjacent before-hooks as one step, without a promise for the sync ones. */
+export function runBefores(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[], start: number): MaybePromise {
+  for (let i = start; i < hooks.length; i++) {
+    if (ctx._settled) return;
+    const h = hooks[i] as RuntimeHook;
+    const ok = applies(rt, ctx, h, "before");
+    if (ok !== true) {
+      if (ok === "blocked") return;
+      continue;
+    }
+    const t0 = rt.timing || h.timeoutMs !== undefined ? now() : 0;
+    const version = ctx._inputVersion;
+    let result: unknown;
+    try {
+      result = (h.fn as (c: Ctx) => unknown)(ctx);
+    } catch (e) {
+      if (fail(rt, ctx, h, "before", e, t0)) return;
+      continue;
+    }
+    if (isThenable(result)) {
+      const next = i + 1;
+      return Promise.resolve(bounded(result, h)).then(
+        (value) => {
+          beforeDone(rt, ctx, h, value, version, t0);
+          return runBefores(rt, ctx, hooks, next);
+        },
+        (e: unknown) => {
+          if (fail(rt, ctx, h, "before", e, t0)) return;
+          return runBefores(rt, ctx, hooks, next);
+        },
+      );
+    }
+    if (overran(h, t0)) {
+      if (fail(rt, ctx, h, "before", new HookTimeoutError(h.name, h.timeoutMs as number), t0)) return;
+      continue;
+    }
+    beforeDone(rt, ctx, h, result, version, t0);
+  }
+}
+
+function afterDone(
+  rt: Runtime,
+  ctx: Ctx,
+  h: RuntimeHook,
+  result: unknown,
+  prev: string | undefined,
+  blocked: boolean,
+  t0: number,
+): void {
+  // A hook that blocks keeps the blocked message, whatever it returns.
+  const nowBlocked = !blocked && ctx._status === "blocked";
+  if (!nowBlocked && typeof result === "string") ctx.toolResult = result;
+  record(rt, ctx, h, "after", nowBlocked ? "blocked" : ctx.toolResult !== prev ? "modified-result" : "proceeded", t0);
+}
+
+/** Runs adjacent after-hooks (stored outermost first) from the innermost out. */
+export function runAfters(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[], start: number): MaybePromise {
+  for (let i = start; i >= 0; i--) {
+    const h = hooks[i] as RuntimeHook;
+    const ok = applies(rt, ctx, h, "after");
+    if (ok !== true) continue;
+    const t0 = rt.timing || h.timeoutMs !== undefined ? now() : 0;
+    const prev = ctx.toolResult;
+    const blocked = ctx._status === "blocked";
+    let result: unknown;
+    try {
+      result = (h.fn as (c: Ctx) => unknown)(ctx);
+    } catch (e) {
+      fail(rt, ctx, h, "after", e, t0);
+      continue;
+    }
+    if (isThenable(result)) {
+      const next = i - 1;
+      return Promise.resolve(bounded(result, h)).then(
+        (value) => {
+          afterDone(rt, ctx, h, value, prev, blocked, t0);
+          return runAfters(rt, ctx, hooks, next);
+        },
+        (e: unknown) => {
+          fail(rt, ctx, h, "after", e, t0);
+          return runAfters(rt, ctx, hooks, next);
+        },
+      );
+    }
+    if (overran(h, t0)) {
+      fail(rt, ctx, h, "after", new HookTimeoutError(h.name, h.timeoutMs as number), t0);
+      continue;
+    }
+    afterDone(rt, ctx, h, result, prev, blocked, t0);
+  }
+}
+
+function toolDone(ctx: Ctx, rt: Runtime, value: unknown): void {
+  if (ctx._settled) return;
+  ctx.rawToolResult = value;
+  try {
+    ctx.toolResult = formatToolResult(ctx.tool, value);
+  } catch (e) {
+    toolFailed(ctx, rt, e);
+  }
+}
+
+function toolFailed(ctx: Ctx, rt: Runtime, error: unknown): void {
+  if (ctx._settled) return;
+  ctx.error = error;
+  ctx._status = "error";
+  ctx.toolResult = rt.formatFailed(ctx.toolName, error);
+}
+
+function executeWrapped(ctx: Ctx): Promise<unknown> {
+  const wrappers = ctx._wrappers ?? [];
+  let exec: ExecuteTool = (signal) =>
+    new Promise((resolve) =>
+      resolve(ctx.tool.execute(ctx._input, { signal: signal ?? ctx._signal, callId: ctx.callId })),
+    );
+  for (let i = wrappers.length - 1; i >= 0; i--) {
+    const wrapper = wrappers[i] as NonNullable<typeof ctx._wrappers>[number];
+    const inner = exec;
+    exec = (signal) => wrapper((s) => inner(s ?? signal), ctx);
+  }
+  return exec();
+}
+
+/** The innermost step: runs the tool unless the call is already settled. */
+export function runTool(rt: Runtime, ctx: Ctx): MaybePromise {
+  if (ctx._settled) return;
+  ctx._toolRan = true;
+  let result: unknown;
+  try {
+    result =
+      ctx._wrappers === undefined
+        ? ctx.tool.execute(ctx._input, { signal: ctx._signal, callId: ctx.callId })
+        : executeWrapped(ctx);
+  } catch (e) {
+    toolFailed(ctx, rt, e);
+    return;
+  }
+  if (isThenable(result)) {
+    return Promise.resolve(result).then(
+      (v) => toolDone(ctx, rt, v),
+      (e: unknown) => toolFailed(ctx, rt, e),
+    );
+  }
+  toolDone(ctx, rt, result);
+}
+
+export { fatal as fatalErrors };
