@@ -1,0 +1,254 @@
+import { describe, expect, it, vi } from "vitest";
+import { Agent, Crew, defineTool, scriptedHumanInput, Task, ToolCallHookContext, ToolHooks } from "./index.js";
+
+declare module "./types.js" {
+  interface ToolCallState {
+    note?: string;
+  }
+}
+
+const echo = defineTool({
+  name: "echo",
+  execute: (input: { text: string }) => input.text,
+});
+
+describe("defineTool", () => {
+  it("keeps the definition and fills defaults", () => {
+    const t = defineTool({ name: "x", description: "d", execute: () => 1, tags: ["io"], destructive: true });
+    expect(t).toMatchObject({ name: "x", description: "d", tags: ["io"], destructive: true });
+    expect(defineTool({ name: "y", execute: () => 1 })).toMatchObject({ tags: [], destructive: false });
+    expect(Object.isFrozen(t)).toBe(true);
+  });
+
+  it("rejects bad definitions with clear errors", () => {
+    expect(() => defineTool({ name: "", execute: () => 1 })).toThrow(/non-empty `name`/);
+    expect(() => defineTool({ name: "x" } as never)).toThrow(/needs an `execute` function/);
+    expect(() => defineTool({ name: "x", execute: () => 1, formatResult: 3 } as never)).toThrow(/formatResult/);
+    expect(() => defineTool({ name: "x", execute: () => 1, tags: [1] } as never)).toThrow(/tags/);
+    expect(() => defineTool(null as never)).toThrow(/takes an object/);
+  });
+});
+
+describe("invoke", () => {
+  it("runs sync and async tools and reports ok", async () => {
+    const hooks = new ToolHooks();
+    const asyncTool = defineTool({ name: "later", execute: async ({ n }: { n: number }) => n * 2 });
+    await expect(hooks.invoke(echo, { text: "hi" })).resolves.toMatchObject({
+      status: "ok",
+      result: "hi",
+      raw: "hi",
+      toolName: "echo",
+      trace: [],
+    });
+    await expect(hooks.invoke(asyncTool, { n: 21 })).resolves.toMatchObject({ status: "ok", result: "42", raw: 42 });
+  });
+
+  it("passes the signal and the call id to the tool", async () => {
+    const hooks = new ToolHooks();
+    const seen = vi.fn();
+    const tool = defineTool({ name: "t", execute: (_i, options) => seen(options) });
+    const controller = new AbortController();
+    const outcome = await hooks.invoke(tool, {}, { signal: controller.signal });
+    expect(seen).toHaveBeenCalledWith({ signal: controller.signal, callId: outcome.callId });
+  });
+
+  it("gives every call its own id", async () => {
+    const hooks = new ToolHooks();
+    const ids = await Promise.all([1, 2, 3].map(() => hooks.invoke(echo, { text: "" }).then((o) => o.callId)));
+    expect(new Set(ids).size).toBe(3);
+  });
+
+  it("defaults a missing input to an empty object", async () => {
+    const hooks = new ToolHooks();
+    const tool = defineTool({ name: "t", execute: (input: Record<string, unknown>) => Object.keys(input).length });
+    await expect(hooks.invoke(tool)).resolves.toMatchObject({ raw: 0 });
+  });
+
+  it("rejects what it cannot run, with clear errors", async () => {
+    const hooks = new ToolHooks();
+    await expect(hooks.invoke({} as never, {})).rejects.toThrow(/needs a tool made with defineTool/);
+    await expect(hooks.invoke({ name: "", execute: () => 1 } as never, {})).rejects.toThrow(/no name/);
+    await expect(hooks.invoke(echo, "text" as never)).rejects.toThrow(/input of tool echo must be an object, got string/);
+    await expect(hooks.invoke(echo, { text: "" }, { agent: { role: "x" } as never })).rejects.toThrow(
+      /bindings.agent must be an Agent/,
+    );
+    await expect(hooks.invoke(echo, { text: "" }, { crew: {} as never })).rejects.toThrow(/bindings.crew must be a Crew/);
+  });
+
+  it("rejects unknown options", () => {
+    expect(() => new ToolHooks({ onHookErrors: "block" } as never)).toThrow(/unknown ToolHooks option `onHookErrors`/);
+    expect(() => new ToolHooks({ onHookError: "ignore" } as never)).toThrow(/`onHookError` must be/);
+  });
+});
+
+describe("result formatting", () => {
+  it("formats strings as they are, objects as compact JSON, undefined as empty", async () => {
+    const hooks = new ToolHooks();
+    const results: unknown[] = ["plain", { a: 1, b: [1, 2] }, undefined, 7, null, true, 10n];
+    const expected = ["plain", '{"a":1,"b":[1,2]}', "", "7", "null", "true", '"10"'];
+    for (const [i, value] of results.entries()) {
+      const tool = defineTool({ name: "t", execute: () => value });
+      const outcome = await hooks.invoke(tool, {});
+      expect(outcome.result).toBe(expected[i]);
+      expect(outcome.raw).toBe(value);
+    }
+  });
+
+  it("uses the tool's formatResult for non-strings", async () => {
+    const hooks = new ToolHooks();
+    const tool = defineTool({
+      name: "rows",
+      execute: () => [{ id: 1 }, { id: 2 }],
+      formatResult: (rows) => rows.map((r) => `- ${r.id}`).join("\n"),
+    });
+    await expect(hooks.invoke(tool, {})).resolves.toMatchObject({ result: "- 1\n- 2", raw: [{ id: 1 }, { id: 2 }] });
+  });
+
+  it("turns an unformattable result into an error outcome", async () => {
+    const hooks = new ToolHooks();
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const outcome = await hooks.invoke(defineTool({ name: "c", execute: () => cyclic }), {});
+    expect(outcome.status).toBe("error");
+    expect(outcome.result).toMatch(/^Tool execution failed\. Tool: c\. Error: .*circular/i);
+  });
+
+  it("keeps rawToolResult unchanged while after-hooks rewrite toolResult", async () => {
+    const hooks = new ToolHooks();
+    const raws: unknown[] = [];
+    hooks.after((ctx) => {
+      raws.push(ctx.rawToolResult);
+      return "rewritten";
+    });
+    hooks.after((ctx) => {
+      raws.push(ctx.rawToolResult);
+      return `${ctx.toolResult}!`;
+    });
+    const tool = defineTool({ name: "obj", execute: () => ({ x: 1 }) });
+    const outcome = await hooks.invoke(tool, {});
+    expect(outcome).toMatchObject({ result: "rewritten!", raw: { x: 1 } });
+    expect(raws).toEqual([{ x: 1 }, { x: 1 }]);
+  });
+});
+
+describe("context", () => {
+  it("exposes the call to every hook", async () => {
+    const agent = new Agent({ role: "researcher" });
+    const task = new Task({ description: "find things" });
+    const crew = new Crew({ agents: [agent], tasks: [task] });
+    const hooks = new ToolHooks();
+    let seen: ToolCallHookContext | undefined;
+    hooks.before((ctx) => {
+      seen = ctx;
+      expect(ctx.toolResult).toBeUndefined();
+      expect(ctx.rawToolResult).toBeUndefined();
+      expect(ctx.toolRan).toBe(false);
+    });
+    const outcome = await hooks.invoke(echo, { text: "a" }, { agent, task, crew });
+    expect(seen).toBeInstanceOf(ToolCallHookContext);
+    expect(seen).toMatchObject({ toolName: "echo", tool: echo, agent, task, crew, callId: outcome.callId });
+    expect(seen?.toolInput).toEqual({ text: "a" });
+    expect(seen?.toolRan).toBe(true);
+  });
+
+  it("lets hooks mutate the input in place, and the tool receives the mutation", async () => {
+    const hooks = new ToolHooks();
+    hooks.before((ctx) => {
+      ctx.toolInput.text = String(ctx.toolInput.text).toUpperCase();
+    });
+    hooks.before((ctx) => {
+      ctx.toolInput.text = `${ctx.toolInput.text}!`;
+    });
+    await expect(hooks.invoke(echo, { text: "hi" })).resolves.toMatchObject({ result: "HI!" });
+  });
+
+  it("tracks nested mutations and deletions as input modifications", async () => {
+    const hooks = new ToolHooks();
+    const tool = defineTool({ name: "nested", execute: (input: { opts: { depth: number }; extra?: number }) => input });
+    hooks.before((ctx) => {
+      (ctx.toolInput as { opts: { depth: number } }).opts.depth = 3;
+    });
+    hooks.before((ctx) => {
+      delete ctx.toolInput.extra;
+    });
+    hooks.before(() => {});
+    const outcome = await hooks.invoke(tool, { opts: { depth: 1 }, extra: 1 });
+    expect(outcome.raw).toEqual({ opts: { depth: 3 } });
+    expect(outcome.trace.map((t) => t.action)).toEqual(["modified-input", "modified-input", "proceeded"]);
+  });
+
+  it("forbids replacing the input, with a message that says to mutate in place", async () => {
+    const hooks = new ToolHooks({ onHookError: "throw" });
+    hooks.before((ctx) => {
+      (ctx as { toolInput: unknown }).toolInput = { text: "replaced" };
+    });
+    const error = await hooks.invoke(echo, { text: "a" }).catch((e: Error) => e);
+    expect((error as Error & { cause: Error }).cause).toBeInstanceOf(TypeError);
+    expect((error as Error & { cause: Error }).cause.message).toMatch(/cannot be reassigned; mutate it in place/);
+  });
+
+  it("keeps Maps, Dates and class instances in the input usable", async () => {
+    const hooks = new ToolHooks();
+    const input = { when: new Date(0), tags: new Map([["a", 1]]) };
+    hooks.before((ctx) => {
+      (ctx.toolInput.tags as Map<string, number>).set("b", 2);
+      expect((ctx.toolInput.when as Date).getTime()).toBe(0);
+    });
+    const tool = defineTool({ name: "m", execute: (i: typeof input) => i.tags.size });
+    await expect(hooks.invoke(tool, input)).resolves.toMatchObject({ raw: 2, status: "ok" });
+  });
+
+  it("shares state between the hooks of one call, and only that call", async () => {
+    const hooks = new ToolHooks();
+    hooks.before((ctx) => {
+      ctx.state.note = `${ctx.toolInput.text}`;
+    });
+    hooks.after((ctx) => `${ctx.toolResult} (${ctx.state.note})`);
+    const [a, b] = await Promise.all([hooks.invoke(echo, { text: "a" }), hooks.invoke(echo, { text: "b" })]);
+    expect(a.result).toBe("a (a)");
+    expect(b.result).toBe("b (b)");
+  });
+
+  it("asks a human through the instance's provider", async () => {
+    const human = scriptedHumanInput(["yes"]);
+    const hooks = new ToolHooks({ humanInput: human });
+    let answer = "";
+    hooks.before(async (ctx) => {
+      answer = await ctx.requestHumanInput("Approve?", "Type yes");
+    });
+    const outcome = await hooks.invoke(echo, { text: "a" });
+    expect(answer).toBe("yes");
+    expect(human.requests).toMatchObject([
+      { prompt: "Approve?", defaultMessage: "Type yes", toolName: "echo", callId: outcome.callId },
+    ]);
+  });
+
+  it("links extra abort signals to the tool's signal", async () => {
+    const hooks = new ToolHooks();
+    const extra = new AbortController();
+    hooks.before((ctx) => ctx.linkSignal(extra.signal));
+    hooks.before(() => extra.abort(new Error("stop")));
+    const tool = defineTool({ name: "s", execute: (_i, { signal }) => signal.aborted });
+    await expect(hooks.invoke(tool, {})).resolves.toMatchObject({ raw: true });
+  });
+});
+
+describe("wrap", () => {
+  it("returns a tool of the same shape whose execute resolves to the agent-facing result", async () => {
+    const hooks = new ToolHooks();
+    const agent = new Agent({ role: "r" });
+    const agentsSeen: unknown[] = [];
+    hooks.before((ctx) => {
+      agentsSeen.push(ctx.agent);
+    });
+    hooks.before((ctx) => ctx.toolInput.text !== "forbidden");
+    const wrapped = hooks.wrap(echo, { agent });
+    expect(wrapped).toMatchObject({ name: "echo", tags: [], destructive: false });
+    const signal = new AbortController().signal;
+    await expect(wrapped.execute({ text: "ok" }, { signal, callId: "x" })).resolves.toBe("ok");
+    await expect(wrapped.execute({ text: "forbidden" }, { signal, callId: "y" })).resolves.toBe(
+      "Tool execution blocked by hook. Tool: echo",
+    );
+    expect(agentsSeen).toEqual([agent, agent]);
+  });
+});
