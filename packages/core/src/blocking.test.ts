@@ -180,7 +180,9 @@ describe("middleware that forgets next()", () => {
     expect(String(outcome.error)).toMatch(
       /middleware forgetful returned without calling next\(\), ctx.respond\(\) or ctx.block\(\): did you forget `await next\(\)`\?/,
     );
-    expect(outcome.result).toMatch(/^seen: Tool execution failed\. Tool: search\. Error: toolware: middleware forgetful/);
+    expect(outcome.result).toMatch(
+      /^seen: Tool execution failed\. Tool: search\. Error: toolware: middleware forgetful/,
+    );
   });
 
   it("waits for a next() that was called without await", async () => {

@@ -224,7 +224,10 @@ describe("timeouts", () => {
       { timeoutMs: 10, name: "slowIn" },
     );
     const before = await hooks.invoke(defineTool({ name: "t", execute }), {});
-    expect(before).toMatchObject({ status: "blocked", reason: "hook slowIn failed: toolware: hook slowIn timed out after 10 ms" });
+    expect(before).toMatchObject({
+      status: "blocked",
+      reason: "hook slowIn failed: toolware: hook slowIn timed out after 10 ms",
+    });
     await wait(120);
     expect(execute).not.toHaveBeenCalled(); // the abandoned middleware's late next() runs nothing
 
@@ -238,7 +241,8 @@ describe("timeouts", () => {
     );
     await expect(hooks.invoke(ok, {})).resolves.toMatchObject({
       status: "blocked",
-      result: "Tool result withheld by hook. Tool: ok_tool. Reason: hook slowOut failed: toolware: hook slowOut timed out after 10 ms",
+      result:
+        "Tool result withheld by hook. Tool: ok_tool. Reason: hook slowOut failed: toolware: hook slowOut timed out after 10 ms",
     });
   });
 });

@@ -139,7 +139,12 @@ describe("priority", () => {
 
 /* A reference interpreter of the ordering contract, checked against the engine on generated stacks. */
 
-type Spec = { kind: "before" | "after"; layer: 0 | 1 | 2; priority: number; act: "none" | "block" | "rewrite" | "mutate" };
+type Spec = {
+  kind: "before" | "after";
+  layer: 0 | 1 | 2;
+  priority: number;
+  act: "none" | "block" | "rewrite" | "mutate";
+};
 
 function model(specs: Spec[]): { log: string[]; status: string; result: string } {
   const indexed = specs.map((s, seq) => ({ ...s, seq }));

@@ -238,11 +238,13 @@ export class HookRegistry<Events extends RegistryEvents = RegistryEvents> {
 
   #addPack(pack: Pack, options: HookOptions | undefined): Unregister {
     const outer = compileOptions(options);
-    const regs = pack.hooks.map((spec) => {
+    const regs = pack.hooks.map((spec, index) => {
       const own = spec.options ?? {};
+      // `{ kind, fn: () => … }` names the function "fn", which says nothing: use its place in the pack instead.
+      const fnName = spec.fn.name === "fn" ? "" : spec.fn.name.replace(/^bound /, "");
       const merged: HookOptions = {
         ...own,
-        name: `${pack.name}:${own.name ?? hookName(spec.fn as HookFunction, spec.kind, this._regs.length)}`,
+        name: `${pack.name}:${own.name ?? (fnName || `${spec.kind}#${index}`)}`,
       };
       if (options?.priority !== undefined) merged.priority = options.priority;
       if (options?.onError !== undefined) merged.onError = options.onError;

@@ -68,11 +68,15 @@ describe("invoke", () => {
     const hooks = new ToolHooks();
     await expect(hooks.invoke({} as never, {})).rejects.toThrow(/needs a tool made with defineTool/);
     await expect(hooks.invoke({ name: "", execute: () => 1 } as never, {})).rejects.toThrow(/no name/);
-    await expect(hooks.invoke(echo, "text" as never)).rejects.toThrow(/input of tool echo must be an object, got string/);
+    await expect(hooks.invoke(echo, "text" as never)).rejects.toThrow(
+      /input of tool echo must be an object, got string/,
+    );
     await expect(hooks.invoke(echo, { text: "" }, { agent: { role: "x" } as never })).rejects.toThrow(
       /bindings.agent must be an Agent/,
     );
-    await expect(hooks.invoke(echo, { text: "" }, { crew: {} as never })).rejects.toThrow(/bindings.crew must be a Crew/);
+    await expect(hooks.invoke(echo, { text: "" }, { crew: {} as never })).rejects.toThrow(
+      /bindings.crew must be a Crew/,
+    );
   });
 
   it("rejects unknown options", () => {
