@@ -13,7 +13,7 @@ const ok = defineTool({ name: "ok_tool", execute: () => "fine" });
 const boom = () => {
   throw new Error("kaput");
 };
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 afterEach(() => {
   vi.useRealTimers();
