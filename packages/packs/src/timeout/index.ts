@@ -1,0 +1,181 @@
+import {
+  definePack,
+  type ExecuteTool,
+  normalizeName,
+  type Pack,
+  type ToolCallHookContext,
+  type ToolFilter,
+  ToolwareError,
+} from "@toolware/core";
+import { executionSignal, runWithSignal } from "../internal/execution-signal.js";
+
+/** Per-tool limits: `perTool` by tool name (compared normalised), `default` for the rest. */
+export interface TimeoutLimits {
+  default?: number;
+  perTool?: Readonly<Record<string, number>>;
+}
+
+/** Options of {@link timeout}. */
+export interface TimeoutOptions {
+  /** Milliseconds the tool may run: one number for every tool, or per-tool limits. */
+  ms: number | TimeoutLimits;
+  /** Only bound these tools (default: every tool that has a limit). */
+  tools?: ToolFilter;
+  /** The error message (the agent reads it): a string, or built from the tool name and limit. */
+  message?: string | ((toolName: string, ms: number) => string);
+}
+
+/** What {@link timeout} returns: a pack plus a way to read the limit a tool gets. */
+export interface TimeoutPack {
+  /** The limit for a tool, or `undefined` when it is not bounded by this pack's `ms`. */
+  limitFor(toolName: string): number | undefined;
+}
+
+/**
+ * The tool did not finish within its time limit. It is also the abort reason of the
+ * signal the tool received, so a tool can tell a timeout from a caller's cancel.
+ *
+ * @example
+ * ```ts
+ * const outcome = await hooks.invoke(slowTool, {});
+ * if (outcome.error instanceof ToolTimeoutError) console.log(outcome.error.timeoutMs);
+ * ```
+ */
+export class ToolTimeoutError extends ToolwareError {
+  override name = "ToolTimeoutError";
+  readonly toolName: string;
+  readonly timeoutMs: number;
+  constructor(toolName: string, timeoutMs: number, message?: string) {
+    super("");
+    // No "toolware:" prefix: the agent reads this message in the failed call's result.
+    this.message = message ?? `${toolName} timed out after ${timeoutMs} ms`;
+    this.toolName = toolName;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+function checkMs(value: unknown, what: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw new TypeError(
+      `toolware/timeout: ${what} must be a positive, finite number of milliseconds, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+function compileLimits(ms: TimeoutOptions["ms"]): {
+  limitFor: (toolName: string) => number | undefined;
+  only?: string[];
+} {
+  if (typeof ms === "number") {
+    const limit = checkMs(ms, "`ms`");
+    return { limitFor: () => limit };
+  }
+  if (ms === null || typeof ms !== "object") {
+    throw new TypeError("toolware/timeout: `ms` must be a number or { default?, perTool? }");
+  }
+  const fallback = ms.default === undefined ? undefined : checkMs(ms.default, "`ms.default`");
+  const perTool = new Map<string, number>();
+  for (const [name, value] of Object.entries(ms.perTool ?? {})) {
+    if (/[*?]/.test(name)) throw new TypeError(`toolware/timeout: \`ms.perTool\` takes exact tool names, got ${name}`);
+    perTool.set(normalizeName(name), checkMs(value, `\`ms.perTool.${name}\``));
+  }
+  if (fallback === undefined && perTool.size === 0) {
+    throw new TypeError("toolware/timeout: `ms` needs a `default` or at least one `perTool` limit");
+  }
+  // Normalising costs a few regex passes: do it once per tool name, not once per call.
+  const seen = new Map<string, number | undefined>();
+  const limitFor = (toolName: string): number | undefined => {
+    if (seen.has(toolName)) return seen.get(toolName);
+    const limit = perTool.get(normalizeName(toolName)) ?? fallback;
+    seen.set(toolName, limit);
+    return limit;
+  };
+  return fallback === undefined ? { limitFor, only: Object.keys(ms.perTool ?? {}) } : { limitFor };
+}
+
+function bounded(execute: ExecuteTool, ctx: ToolCallHookContext, ms: number, message: TimeoutOptions["message"]) {
+  const parent = executionSignal(ctx);
+  if (parent.aborted) return Promise.reject(parent.reason);
+  const controller = new AbortController();
+  return new Promise<unknown>((resolve, reject) => {
+    const onParentAbort = (): void => controller.abort(parent.reason);
+    const stop = (): void => {
+      clearTimeout(timer);
+      parent.removeEventListener("abort", onParentAbort);
+    };
+    // Settle as soon as the signal aborts, so a tool that ignores its signal cannot hang the call.
+    controller.signal.addEventListener(
+      "abort",
+      () => {
+        stop();
+        reject(controller.signal.reason);
+      },
+      { once: true },
+    );
+    parent.addEventListener("abort", onParentAbort, { once: true });
+    const timer = setTimeout(() => {
+      const text = typeof message === "function" ? message(ctx.toolName, ms) : message;
+      controller.abort(new ToolTimeoutError(ctx.toolName, ms, text));
+    }, ms);
+    let running: Promise<unknown>;
+    try {
+      running = runWithSignal(ctx, execute, controller.signal);
+    } catch (error) {
+      stop();
+      reject(error);
+      return;
+    }
+    running.then(
+      (value) => {
+        stop();
+        resolve(value);
+      },
+      (error: unknown) => {
+        stop();
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Bounds how long a tool may run. When time is up the tool's `AbortSignal` aborts with a
+ * {@link ToolTimeoutError} and the call ends at once with status `error`, even if the tool
+ * ignores its signal (its late result is discarded). The signal also follows the caller's
+ * signal. Only the tool is bounded: hooks have their own `timeoutMs` option.
+ *
+ * @example
+ * ```ts
+ * hooks.use(timeout({ ms: 5_000 }));
+ * hooks.use(timeout({ ms: { default: 10_000, perTool: { web_search: 3_000 } } }));
+ * const outcome = await hooks.invoke(slowSearch, { query: "x" });
+ * // outcome.status === "error", outcome.result === "Tool execution failed. Tool: web_search. Error: web_search timed out after 3000 ms"
+ * ```
+ */
+export function timeout(options: TimeoutOptions): Pack<TimeoutPack> {
+  if (options === null || typeof options !== "object") {
+    throw new TypeError("toolware/timeout: timeout() takes an options object { ms, tools?, message? }");
+  }
+  const { message } = options;
+  if (message !== undefined && typeof message !== "string" && typeof message !== "function") {
+    throw new TypeError("toolware/timeout: `message` must be a string or a function");
+  }
+  const { limitFor, only } = compileLimits(options.ms);
+  // Without a default only the listed tools have a limit: let the core filter the rest out once per chain.
+  const tools = options.tools ?? only;
+  return definePack({
+    name: "timeout",
+    hooks: [
+      {
+        kind: "before",
+        fn: function limitToolTime(ctx) {
+          const ms = limitFor(ctx.toolName);
+          if (ms !== undefined) ctx.wrapExecution((execute, c) => bounded(execute, c, ms, message));
+        },
+        options: tools === undefined ? {} : { tools },
+      },
+    ],
+    limitFor,
+  });
+}
