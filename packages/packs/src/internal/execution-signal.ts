@@ -27,18 +27,25 @@ export function executionSignal(ctx: ToolCallHookContext): AbortSignal {
 
 /**
  * Calls `execute(signal)` and makes `signal` what {@link executionSignal} answers for the
- * wrappers inside while they start.
+ * wrappers inside while they start. With `forward: false` the tool keeps the signal the
+ * outer wrappers chose (for wrappers that only pass the signal on, so that a foreign
+ * wrapper's signal outside is not replaced).
  *
  * @example
  * ```ts
  * const result = await runWithSignal(ctx, execute, controller.signal);
  * ```
  */
-export function runWithSignal(ctx: ToolCallHookContext, execute: ExecuteTool, signal: AbortSignal): Promise<unknown> {
+export function runWithSignal(
+  ctx: ToolCallHookContext,
+  execute: ExecuteTool,
+  signal: AbortSignal,
+  forward = true,
+): Promise<unknown> {
   const previous = current.get(ctx);
   current.set(ctx, signal);
   try {
-    return execute(signal);
+    return forward ? execute(signal) : execute();
   } finally {
     if (previous === undefined) current.delete(ctx);
     else current.set(ctx, previous);

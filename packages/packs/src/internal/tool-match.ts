@@ -1,0 +1,273 @@
+import {
+  type ContextPredicate,
+  normalizeName,
+  type Tool,
+  type ToolCallHookContext,
+  type ToolFilter,
+} from "@toolware/core";
+
+/** Matches tools carrying a tag (`{ tag: "destructive" }` also matches tools defined with `destructive: true`). */
+export interface TagMatcher {
+  readonly tag: string;
+}
+
+/** Matches tools by their `destructive` flag. */
+export interface DestructiveMatcher {
+  readonly destructive: boolean;
+}
+
+/**
+ * Picks tools: an exact name or a glob (`db_*`), compared after `normalizeName`
+ * (so `"Delete File"` is `delete_file`); a RegExp, tried on the raw and the
+ * normalised name; a tag matcher; or a `destructive` matcher.
+ */
+export type ToolMatcher = string | RegExp | TagMatcher | DestructiveMatcher;
+
+/** The facts about a tool the matchers look at. */
+export interface ToolFacts {
+  readonly name: string;
+  readonly tags?: readonly string[] | undefined;
+  readonly destructive?: boolean | undefined;
+}
+
+/** A compiled matcher: `label` says in reasons and warnings which entry matched. */
+export interface CompiledMatcher {
+  readonly label: string;
+  readonly test: (names: NameForms, tool: ToolFacts) => boolean;
+}
+
+/** The forms of a name the matchers compare against. */
+export interface NameForms {
+  readonly raw: string;
+  readonly normalized: string;
+  /** The normalised name after folding Latin look-alikes (Cyrillic `е`, Greek `ο`, …) to ASCII. */
+  readonly skeleton: string;
+}
+
+// Letters NFKD leaves alone that render like ASCII ones. Folding them only ever makes a
+// deny-style list match more names, so the table errs on the side of including a character.
+const CONFUSABLES: Readonly<Record<string, string>> = {
+  а: "a",
+  в: "b",
+  е: "e",
+  к: "k",
+  м: "m",
+  н: "h",
+  о: "o",
+  р: "p",
+  с: "c",
+  т: "t",
+  у: "y",
+  х: "x",
+  ѕ: "s",
+  і: "i",
+  ї: "i",
+  ј: "j",
+  ԁ: "d",
+  ԛ: "q",
+  ԝ: "w",
+  ӏ: "l",
+  һ: "h",
+  ү: "y",
+  ɡ: "g",
+  ı: "i",
+  А: "A",
+  В: "B",
+  Е: "E",
+  К: "K",
+  М: "M",
+  Н: "H",
+  О: "O",
+  Р: "P",
+  С: "C",
+  Т: "T",
+  У: "Y",
+  Х: "X",
+  Ѕ: "S",
+  І: "I",
+  Ј: "J",
+  Ԁ: "D",
+  Ԛ: "Q",
+  Ԝ: "W",
+  Ӏ: "l",
+  Һ: "H",
+  Ү: "Y",
+  α: "a",
+  β: "b",
+  ε: "e",
+  ι: "i",
+  κ: "k",
+  ν: "v",
+  ο: "o",
+  ρ: "p",
+  τ: "t",
+  υ: "u",
+  χ: "x",
+  ω: "w",
+  Α: "A",
+  Β: "B",
+  Ε: "E",
+  Ζ: "Z",
+  Η: "H",
+  Ι: "I",
+  Κ: "K",
+  Μ: "M",
+  Ν: "N",
+  Ο: "O",
+  Ρ: "P",
+  Τ: "T",
+  Υ: "Y",
+  Χ: "X",
+  ǀ: "l",
+  ℓ: "l",
+};
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+const ASCII = /^[\x00-\x7f]*$/;
+
+function fold(name: string): string {
+  if (ASCII.test(name)) return name;
+  let out = "";
+  for (const ch of name.normalize("NFKD")) out += CONFUSABLES[ch] ?? ch;
+  return out;
+}
+
+const formsCache = new Map<string, NameForms>();
+
+/** The raw, normalised and skeleton forms of a name (cached: names come from a small, fixed set of tools). */
+export function nameForms(raw: string): NameForms {
+  let forms = formsCache.get(raw);
+  if (forms === undefined) {
+    const normalized = normalizeName(raw);
+    forms = { raw, normalized, skeleton: normalizeName(fold(raw)) };
+    // Tool and role names are few; the bound only protects against callers inventing names per call.
+    if (formsCache.size >= 10_000) formsCache.clear();
+    formsCache.set(raw, forms);
+  }
+  return forms;
+}
+
+function globTest(normalized: string): ((name: string) => boolean) | undefined {
+  if (!/[*?]/.test(normalized)) return undefined;
+  const body = normalized
+    .split("")
+    .map((ch) => (ch === "*" ? "[^]*" : ch === "?" ? "[^]" : ch.replace(/[.+^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+  const re = new RegExp(`^${body}$`);
+  return (name) => re.test(name);
+}
+
+/**
+ * Compiles one matcher. `loose` also compares the skeleton form, for lists where
+ * matching more is the safe direction (deny, warn, approval); allow lists stay strict.
+ */
+export function compileMatcher(matcher: unknown, where: string, loose: boolean): CompiledMatcher {
+  if (typeof matcher === "string") {
+    const normalized = normalizeName(matcher);
+    if (normalized === "") {
+      throw new TypeError(`${where}: the name ${JSON.stringify(matcher)} matches nothing once normalised`);
+    }
+    const glob = globTest(normalized);
+    const one = glob ?? ((name: string) => name === normalized);
+    return {
+      label: matcher.trim(),
+      test: loose ? (n) => one(n.normalized) || one(n.skeleton) : (n) => one(n.normalized),
+    };
+  }
+  if (matcher instanceof RegExp) {
+    // A g/y RegExp keeps lastIndex between calls and would alternate between true and false.
+    const re =
+      matcher.global || matcher.sticky ? new RegExp(matcher.source, matcher.flags.replace(/[gy]/g, "")) : matcher;
+    return {
+      label: String(matcher),
+      test: loose
+        ? (n) => re.test(n.raw) || re.test(n.normalized) || re.test(n.skeleton)
+        : (n) => re.test(n.raw) || re.test(n.normalized),
+    };
+  }
+  if (matcher !== null && typeof matcher === "object" && !Array.isArray(matcher)) {
+    const keys = Object.keys(matcher);
+    if (keys.length === 1 && keys[0] === "tag") {
+      const raw = (matcher as TagMatcher).tag;
+      if (typeof raw !== "string" || normalizeName(raw) === "") {
+        throw new TypeError(`${where}: \`{ tag }\` needs a non-empty tag name, got ${JSON.stringify(raw)}`);
+      }
+      const tag = normalizeName(raw);
+      const viaFlag = tag === "destructive";
+      return {
+        label: `tag ${tag}`,
+        test: (_n, tool) =>
+          (viaFlag && tool.destructive === true) ||
+          (Array.isArray(tool.tags) && tool.tags.some((t) => typeof t === "string" && normalizeName(t) === tag)),
+      };
+    }
+    if (keys.length === 1 && keys[0] === "destructive") {
+      const flag = (matcher as DestructiveMatcher).destructive;
+      if (typeof flag !== "boolean") throw new TypeError(`${where}: \`{ destructive }\` takes true or false`);
+      return {
+        label: flag ? "destructive" : "not destructive",
+        test: (_n, tool) => (tool.destructive === true) === flag,
+      };
+    }
+  }
+  throw new TypeError(
+    `${where}: a tool matcher is a name, a glob, a RegExp, { tag: "…" } or { destructive: true }, got ${describe(matcher)}`,
+  );
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "object") return Array.isArray(value) ? "an array" : (JSON.stringify(value) ?? "an object");
+  return typeof value === "string" ? JSON.stringify(value) : typeof value;
+}
+
+/** Compiles a single matcher or a list of them (an empty list is refused: it would silently match nothing). */
+export function compileMatchers(list: unknown, where: string, loose: boolean): CompiledMatcher[] {
+  const items = Array.isArray(list) ? (list as unknown[]) : [list];
+  if (Array.isArray(list) && items.length === 0) throw new TypeError(`${where}: the list is empty`);
+  return items.map((m, i) => compileMatcher(m, Array.isArray(list) ? `${where}[${i}]` : where, loose));
+}
+
+/** The first matcher that matches, or undefined. */
+export function firstMatch(
+  matchers: readonly CompiledMatcher[],
+  names: NameForms,
+  tool: ToolFacts,
+): CompiledMatcher | undefined {
+  for (const m of matchers) if (m.test(names, tool)) return m;
+  return undefined;
+}
+
+/** What a pack's `tools` option takes: matchers, tool objects, or a predicate over the call. */
+export type ToolSelector =
+  | ToolMatcher
+  | Tool<never, unknown>
+  | readonly (ToolMatcher | Tool<never, unknown>)[]
+  | ((ctx: ToolCallHookContext) => boolean);
+
+function isTool(value: unknown): value is Tool<never, unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { execute?: unknown }).execute === "function";
+}
+
+/**
+ * Turns a selector into a hook filter. Names are matched loosely (look-alike
+ * letters folded), so a guard selects a tool whenever in doubt; results are
+ * cached per frozen tool object, which keeps the per-call cost at a map lookup.
+ */
+export function selectorToFilter(selector: ToolSelector, where: string): ToolFilter {
+  if (typeof selector === "function") return selector as ContextPredicate;
+  const items = Array.isArray(selector) ? (selector as unknown[]) : [selector];
+  const matchers = compileMatchers(
+    items.map((item) => (isTool(item) ? item.name : item)),
+    where,
+    true,
+  );
+  const cache = new WeakMap<object, boolean>();
+  return function selectedTool(ctx: ToolCallHookContext): boolean {
+    const tool = ctx.tool;
+    const hit = cache.get(tool);
+    if (hit !== undefined) return hit;
+    const result = firstMatch(matchers, nameForms(ctx.toolName), tool) !== undefined;
+    if (Object.isFrozen(tool)) cache.set(tool, result);
+    return result;
+  };
+}
