@@ -172,6 +172,8 @@ describe("middleware that forgets next()", () => {
   it("ends the call as an error naming the middleware", async () => {
     const hooks = new ToolHooks();
     const { tool, execute } = counted();
+    const failures: string[] = [];
+    hooks.on("hook:error", ({ hook }) => failures.push(hook.name));
     hooks.after((ctx) => `seen: ${ctx.toolResult}`);
     hooks.use(async function forgetful() {}, {});
     const outcome = await hooks.invoke(tool, {});
@@ -183,6 +185,8 @@ describe("middleware that forgets next()", () => {
     expect(outcome.result).toMatch(
       /^seen: Tool execution failed\. Tool: search\. Error: toolware: middleware forgetful/,
     );
+    expect(outcome.trace[0]).toMatchObject({ hook: "forgetful", action: "failed", phase: "before" });
+    expect(failures).toEqual(["forgetful"]);
   });
 
   it("waits for a next() that was called without await", async () => {

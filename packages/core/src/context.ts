@@ -186,6 +186,10 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   #track<T extends object>(target: T): T {
     if (!isTrackable(target)) return target;
     const nested = new WeakMap<object, object>();
+    const targets = new WeakMap<object, object>();
+    // A proxy must never end up inside the input the tool receives (structuredClone rejects proxies).
+    const unwrap = (value: unknown): unknown =>
+      typeof value === "object" && value !== null ? (targets.get(value) ?? value) : value;
     const handler: ProxyHandler<object> = {
       get: (obj, key, receiver) => {
         const value = Reflect.get(obj, key, receiver);
@@ -194,12 +198,13 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
         if (proxy === undefined) {
           proxy = new Proxy(value, handler);
           nested.set(value, proxy);
+          targets.set(proxy, value);
         }
         return proxy;
       },
       set: (obj, key, value) => {
         this._inputVersion++;
-        return Reflect.set(obj, key, value);
+        return Reflect.set(obj, key, unwrap(value));
       },
       deleteProperty: (obj, key) => {
         this._inputVersion++;
@@ -207,10 +212,14 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
       },
       defineProperty: (obj, key, desc) => {
         this._inputVersion++;
-        return Reflect.defineProperty(obj, key, desc);
+        // A non-configurable property must keep the exact value it was defined with (a proxy invariant).
+        const clean = "value" in desc && desc.configurable === true ? { ...desc, value: unwrap(desc.value) } : desc;
+        return Reflect.defineProperty(obj, key, clean);
       },
     };
-    return new Proxy(target, handler) as T;
+    const root = new Proxy(target, handler);
+    targets.set(root, target);
+    return root as T;
   }
 }
 

@@ -132,6 +132,7 @@ export function wrapMiddleware(rt: Runtime, h: RuntimeHook): (ctx: Ctx, next: Ko
         ctx._status = "error";
         ctx._settled = true;
         ctx.toolResult = rt.formatFailed(ctx.toolName, error);
+        rt.hookFailed(ctx, h, "before", error);
         record(rt, ctx, h, "before", "failed", t0, error, error.message);
         return undefined;
       }

@@ -328,6 +328,24 @@ describe("explain and the chain cache", () => {
     expect(() => hooks.explain({} as never)).toThrow(/explain\(\) takes \{ toolName/);
   });
 
+  it("filters statically once per (tool, agent, crew), not per call", async () => {
+    let tests = 0;
+    class CountingRegExp extends RegExp {
+      override test(value: string): boolean {
+        tests++;
+        return super.test(value);
+      }
+    }
+    const hooks = new ToolHooks();
+    const ran = vi.fn();
+    hooks.before(ran, { tools: new CountingRegExp("^db_") });
+    for (let i = 0; i < 50; i++) await hooks.invoke(tool("db_read"), {});
+    for (let i = 0; i < 50; i++) await hooks.invoke(tool("web_search"), {});
+    expect(ran).toHaveBeenCalledTimes(50);
+    // one chain per tool name: db_read matches on the raw name; web_search fails on both forms
+    expect(tests).toBe(3);
+  });
+
   it("rebuilds a cached chain when any of its layers changes", async () => {
     const hooks = new ToolHooks();
     const crew = new Crew();

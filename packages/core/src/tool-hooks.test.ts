@@ -191,6 +191,20 @@ describe("context", () => {
     expect((error as Error & { cause: Error }).cause.message).toMatch(/cannot be reassigned; mutate it in place/);
   });
 
+  it("never lets a hook's view of the input leak proxies into what the tool receives", async () => {
+    const hooks = new ToolHooks();
+    hooks.before((ctx) => {
+      const input = ctx.toolInput as { a: { n: number }; b?: { n: number }; list: object[] };
+      input.b = input.a;
+      input.list.push(input.a);
+      Object.defineProperty(input, "c", { value: input.a, enumerable: true, configurable: true, writable: true });
+    });
+    const tool = defineTool({ name: "clone", execute: (input: Record<string, unknown>) => structuredClone(input) });
+    const outcome = await hooks.invoke(tool, { a: { n: 1 }, list: [] });
+    expect(outcome.status).toBe("ok");
+    expect(outcome.raw).toEqual({ a: { n: 1 }, b: { n: 1 }, list: [{ n: 1 }], c: { n: 1 } });
+  });
+
   it("keeps Maps, Dates and class instances in the input usable", async () => {
     const hooks = new ToolHooks();
     const input = { when: new Date(0), tags: new Map([["a", 1]]) };
