@@ -261,6 +261,11 @@ function executeWrapped(ctx: Ctx): Promise<unknown> {
 /** The innermost step: runs the tool unless the call is already settled. */
 export function runTool(rt: Runtime, ctx: Ctx): MaybePromise {
   if (ctx._settled) return;
+  // A call cancelled before its tool starts must not start it.
+  if (ctx._signal.aborted) {
+    toolFailed(ctx, rt, ctx._signal.reason ?? new Error("the call was cancelled"));
+    return;
+  }
   ctx._toolRan = true;
   let result: unknown;
   try {

@@ -52,6 +52,16 @@ describe("invoke", () => {
     expect(seen).toHaveBeenCalledWith({ signal: controller.signal, callId: outcome.callId });
   });
 
+  it("does not start the tool of a call cancelled before it runs", async () => {
+    const hooks = new ToolHooks();
+    const execute = vi.fn();
+    const controller = new AbortController();
+    hooks.before(() => controller.abort(new Error("user pressed stop")));
+    const outcome = await hooks.invoke(defineTool({ name: "t", execute }), {}, { signal: controller.signal });
+    expect(execute).not.toHaveBeenCalled();
+    expect(outcome).toMatchObject({ status: "error", result: "Tool execution failed. Tool: t. Error: user pressed stop" });
+  });
+
   it("gives every call its own id", async () => {
     const hooks = new ToolHooks();
     const ids = await Promise.all([1, 2, 3].map(() => hooks.invoke(echo, { text: "" }).then((o) => o.callId)));
