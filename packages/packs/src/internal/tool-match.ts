@@ -40,8 +40,13 @@ export interface CompiledMatcher {
 export interface NameForms {
   readonly raw: string;
   readonly normalized: string;
-  /** The normalised name after folding Latin look-alikes (Cyrillic `е`, Greek `ο`, …) to ASCII. */
+  /**
+   * Look-alike letters (Cyrillic `е`, Greek `ο`, …) folded to ASCII and the name lower-cased before
+   * normalising, so odd casing (`delete_filE`) does not split words the way camelCase does.
+   */
   readonly skeleton: string;
+  /** The skeleton without separators: `d-e_lete file` and `deletefile` both read `deletefile`. */
+  readonly compact: string;
 }
 
 // Letters NFKD leaves alone that render like ASCII ones. Folding them only ever makes a
@@ -137,8 +142,8 @@ const formsCache = new Map<string, NameForms>();
 export function nameForms(raw: string): NameForms {
   let forms = formsCache.get(raw);
   if (forms === undefined) {
-    const normalized = normalizeName(raw);
-    forms = { raw, normalized, skeleton: normalizeName(fold(raw)) };
+    const skeleton = normalizeName(fold(raw).toLowerCase());
+    forms = { raw, normalized: normalizeName(raw), skeleton, compact: skeleton.replaceAll("_", "") };
     // Tool and role names are few; the bound only protects against callers inventing names per call.
     if (formsCache.size >= 10_000) formsCache.clear();
     formsCache.set(raw, forms);
@@ -146,9 +151,9 @@ export function nameForms(raw: string): NameForms {
   return forms;
 }
 
-function globTest(normalized: string): ((name: string) => boolean) | undefined {
-  if (!/[*?]/.test(normalized)) return undefined;
-  const body = normalized
+function nameTest(pattern: string): (name: string) => boolean {
+  if (!/[*?]/.test(pattern)) return (name) => name === pattern;
+  const body = pattern
     .split("")
     .map((ch) => (ch === "*" ? "[^]*" : ch === "?" ? "[^]" : ch.replace(/[.+^${}()|[\]\\]/g, "\\$&")))
     .join("");
@@ -157,8 +162,9 @@ function globTest(normalized: string): ((name: string) => boolean) | undefined {
 }
 
 /**
- * Compiles one matcher. `loose` also compares the skeleton form, for lists where
- * matching more is the safe direction (deny, warn, approval); allow lists stay strict.
+ * Compiles one matcher. `loose` also compares the skeleton and compact forms, for lists
+ * where matching more is the safe direction (deny, warn, approval); allow lists stay
+ * strict and match exactly what `normalizeName` (and so the core's filters) would.
  */
 export function compileMatcher(matcher: unknown, where: string, loose: boolean): CompiledMatcher {
   if (typeof matcher === "string") {
@@ -166,12 +172,10 @@ export function compileMatcher(matcher: unknown, where: string, loose: boolean):
     if (normalized === "") {
       throw new TypeError(`${where}: the name ${JSON.stringify(matcher)} matches nothing once normalised`);
     }
-    const glob = globTest(normalized);
-    const one = glob ?? ((name: string) => name === normalized);
-    return {
-      label: matcher.trim(),
-      test: loose ? (n) => one(n.normalized) || one(n.skeleton) : (n) => one(n.normalized),
-    };
+    const one = nameTest(normalized);
+    if (!loose) return { label: matcher.trim(), test: (n) => one(n.normalized) };
+    const compact = nameTest(normalizeName(fold(matcher).toLowerCase()).replaceAll("_", ""));
+    return { label: matcher.trim(), test: (n) => one(n.normalized) || one(n.skeleton) || compact(n.compact) };
   }
   if (matcher instanceof RegExp) {
     // A g/y RegExp keeps lastIndex between calls and would alternate between true and false.
@@ -180,7 +184,7 @@ export function compileMatcher(matcher: unknown, where: string, loose: boolean):
     return {
       label: String(matcher),
       test: loose
-        ? (n) => re.test(n.raw) || re.test(n.normalized) || re.test(n.skeleton)
+        ? (n) => re.test(n.raw) || re.test(n.normalized) || re.test(n.skeleton) || re.test(n.compact)
         : (n) => re.test(n.raw) || re.test(n.normalized),
     };
   }
