@@ -255,8 +255,13 @@ describe("context", () => {
     const hooks = new ToolHooks();
     const extra = new AbortController();
     hooks.before((ctx) => ctx.linkSignal(extra.signal));
-    hooks.before(() => extra.abort(new Error("stop")));
-    const tool = defineTool({ name: "s", execute: (_i, { signal }) => signal.aborted });
+    const tool = defineTool({
+      name: "s",
+      execute: (_i, { signal }) => {
+        extra.abort(new Error("stop"));
+        return signal.aborted;
+      },
+    });
     await expect(hooks.invoke(tool, {})).resolves.toMatchObject({ raw: true });
   });
 });
