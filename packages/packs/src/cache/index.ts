@@ -1,0 +1,242 @@
+import { definePack, type Next, type Pack, type Tool, type ToolCallHookContext, type ToolInput } from "@toolware/core";
+import { parseDuration } from "../rate-limit/duration.js";
+import { canonicalJson } from "./canonical-json.js";
+import { awaitFlight, createFlight, type Flight, type FlightOutcome, failedFlight, isAborted } from "./flight.js";
+import { type CacheOptions, validate } from "./options.js";
+import { type CacheEntry, type CacheStore, memoryCacheStore } from "./store.js";
+
+export { canonicalJson } from "./canonical-json.js";
+export type { CacheOptions } from "./options.js";
+export {
+  type CacheEntry,
+  type CacheStore,
+  type MemoryCacheStore,
+  type MemoryCacheStoreOptions,
+  memoryCacheStore,
+} from "./store.js";
+
+/** What the cache did with a call: served it, ran it, shared another call's run, or stayed out. */
+export type CacheOutcome = "hit" | "miss" | "dedupe" | "bypass";
+
+declare module "@toolware/core" {
+  interface ToolCallState {
+    /** What the cache did with this call (the innermost cache's, when several apply). */
+    cache?: CacheOutcome;
+  }
+}
+
+/** Counters of a cache pack. */
+export interface CacheStats {
+  /** Calls answered from the store. */
+  readonly hits: number;
+  /** Calls that ran the rest of the chain (leaders, and followers of a leader that did not succeed). */
+  readonly misses: number;
+  /** Calls answered with the result of an identical call in flight. */
+  readonly dedupes: number;
+  /** Calls whose input could not be serialised (a cycle, a Map…): run without the cache. */
+  readonly bypassed: number;
+  /** Results written to the store. */
+  readonly stored: number;
+  readonly storeErrors: number;
+  /** Calls other identical calls can wait on right now. */
+  readonly inFlight: number;
+}
+
+/** The pack {@link cache} returns. */
+export type CachePack = Pack<{
+  readonly store: CacheStore;
+  /** A copy of the counters. */
+  stats(): CacheStats;
+  /** Drops every entry; calls in flight will not store their result. */
+  clear(): Promise<void>;
+  /** Drops one tool's entries, or one input's; returns how many went. */
+  invalidate(tool: string | Tool<never, unknown>, input?: ToolInput): Promise<number>;
+}>;
+
+const SEP = "\u0000";
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+}
+
+/**
+ * Serves repeated tool calls from a cache without running the tool: the key is
+ * the tool name plus the canonical JSON of the input (key order does not
+ * matter), computed when the cache middleware runs, so hooks outside it (higher
+ * priority) have already normalised the input. Identical calls in flight share
+ * one run. Only successful results are stored; errors and blocked calls are
+ * not, and followers of a leader that failed or was blocked run on their own.
+ * It fails open: a broken store means calls run uncached.
+ *
+ * @example
+ * ```ts
+ * const searches = cache({ tools: ["web_search"], ttl: "10m" });
+ * hooks.use(searches);
+ * await hooks.invoke(search, { query: "toolware", limit: 5 }); // runs the tool
+ * await hooks.invoke(search, { limit: 5, query: "toolware" }); // served from the cache
+ * searches.stats(); // { hits: 1, misses: 1, dedupes: 0, … }
+ * ```
+ */
+export function cache(options: CacheOptions): CachePack {
+  validate(options);
+  const ttlMs = parseDuration(options.ttl ?? "5m", "ttl", "cache");
+  const store = options.store ?? memoryCacheStore({ maxEntries: options.maxEntries ?? 1000 });
+  const clock = options.now ?? Date.now;
+  const { keyInput, onStoreError } = options;
+  const dedupe = options.dedupe ?? true;
+  const inflight = new Map<string, Flight>();
+  const n = { hits: 0, misses: 0, dedupes: 0, bypassed: 0, stored: 0, storeErrors: 0 };
+  // Bumped by clear()/invalidate(): a run that started before must not store a result that may be stale.
+  let generation = 0;
+
+  const keyOf = (toolName: string, input: ToolInput): string =>
+    toolName + SEP + canonicalJson(keyInput === undefined ? input : keyInput(input, toolName));
+
+  const storeFailed = (error: unknown, operation: "get" | "set"): void => {
+    n.storeErrors++;
+    onStoreError?.(error, operation);
+  };
+
+  const release = (flight: Flight | undefined, outcome: FlightOutcome, saved?: PromiseLike<void>): void => {
+    if (flight === undefined) return;
+    flight.settle(outcome);
+    const drop = () => {
+      if (inflight.get(flight.key) === flight) inflight.delete(flight.key);
+    };
+    // Until an async write lands, late identical calls still find the (settled) flight instead of missing.
+    if (saved === undefined) drop();
+    else saved.then(drop, drop);
+  };
+
+  const save = (key: string, value: unknown): PromiseLike<void> | undefined => {
+    try {
+      const entry: CacheEntry = { value, expiresAt: clock() + ttlMs };
+      const r = store.set(key, entry);
+      n.stored++;
+      return isThenable(r) ? Promise.resolve(r).catch((e: unknown) => storeFailed(e, "set")) : undefined;
+    } catch (e) {
+      storeFailed(e, "set");
+      return undefined;
+    }
+  };
+
+  const hit = (ctx: ToolCallHookContext, entry: CacheEntry): void => {
+    n.hits++;
+    ctx.state.cache = "hit";
+    ctx.respond(entry.value);
+  };
+
+  const fresh = (entry: CacheEntry | undefined): entry is CacheEntry =>
+    entry !== undefined && entry !== null && entry.expiresAt > clock();
+
+  function run(ctx: ToolCallHookContext, next: Next, key: string, flight: Flight | undefined): Promise<void> {
+    n.misses++;
+    ctx.state.cache = "miss";
+    const gen = generation;
+    return next().then(
+      () => {
+        // toolResult is unset if the chain did not finish (a core-abandoned middleware): nothing to keep.
+        if (ctx.status !== "ok" || ctx.toolResult === undefined) return release(flight, failedFlight);
+        const value = ctx.rawToolResult;
+        release(flight, { ok: true, value }, gen === generation ? save(key, value) : undefined);
+      },
+      (e: unknown) => {
+        release(flight, failedFlight);
+        throw e;
+      },
+    );
+  }
+
+  function follow(ctx: ToolCallHookContext, next: Next, key: string, flight: Flight): Promise<void> {
+    return awaitFlight(flight, ctx.signal).then((outcome) => {
+      if (isAborted(outcome)) return ctx.block("cancelled while waiting for an identical call in flight");
+      if (!outcome.ok) return run(ctx, next, key, undefined);
+      n.dedupes++;
+      ctx.state.cache = "dedupe";
+      ctx.respond(outcome.value);
+    });
+  }
+
+  function claim(key: string): Flight | undefined {
+    if (!dedupe) return undefined;
+    const flight = createFlight(key);
+    inflight.set(key, flight);
+    return flight;
+  }
+
+  // Plain function, no async: a hit from a sync store answers without a promise.
+  function cacheMiddleware(ctx: ToolCallHookContext, next: Next): void | Promise<void> {
+    let key: string;
+    try {
+      key = keyOf(ctx.toolName, ctx.toolInput);
+    } catch {
+      n.bypassed++;
+      ctx.state.cache = "bypass";
+      return next();
+    }
+    const flying = dedupe ? inflight.get(key) : undefined;
+    if (flying !== undefined) return follow(ctx, next, key, flying);
+    let got: CacheEntry | undefined | PromiseLike<CacheEntry | undefined>;
+    try {
+      got = store.get(key, clock());
+    } catch (e) {
+      storeFailed(e, "get");
+      got = undefined;
+    }
+    if (!isThenable(got)) {
+      if (fresh(got)) return hit(ctx, got);
+      return run(ctx, next, key, claim(key));
+    }
+    // Claim the key before awaiting the store, so identical calls arriving meanwhile wait for this one.
+    const flight = claim(key);
+    return Promise.resolve(got).then(
+      (entry) => {
+        if (!fresh(entry)) return run(ctx, next, key, flight);
+        hit(ctx, entry);
+        release(flight, { ok: true, value: entry.value });
+      },
+      (e: unknown) => {
+        storeFailed(e, "get");
+        return run(ctx, next, key, flight);
+      },
+    );
+  }
+
+  const forget = (matches: (key: string) => boolean): void => {
+    generation++;
+    for (const [key, flight] of inflight) if (matches(key)) inflight.delete(flight.key);
+  };
+
+  return definePack({
+    name: "cache",
+    hooks: [
+      {
+        kind: "middleware",
+        fn: cacheMiddleware,
+        options: {
+          name: "cache",
+          onError: "continue",
+          priority: options.priority ?? -100,
+          tools: options.tools,
+        },
+      },
+    ],
+    store,
+    stats: (): CacheStats => ({ ...n, inFlight: inflight.size }),
+    async clear(): Promise<void> {
+      forget(() => true);
+      await store.clear();
+    },
+    async invalidate(tool: string | Tool<never, unknown>, input?: ToolInput): Promise<number> {
+      const name = typeof tool === "string" ? tool : tool.name;
+      if (input === undefined) {
+        const prefix = name + SEP;
+        forget((key) => key.startsWith(prefix));
+        return store.deletePrefix(prefix);
+      }
+      const key = keyOf(name, input);
+      forget((k) => k === key);
+      return (await store.delete(key)) ? 1 : 0;
+    },
+  });
+}
