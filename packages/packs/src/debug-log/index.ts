@@ -1,0 +1,201 @@
+import {
+  type AgentFilter,
+  definePack,
+  messageOf,
+  type Pack,
+  type ToolCallHookContext,
+  type ToolFilter,
+} from "@toolware/core";
+import { limitsOf, type PreviewLimits, safeJson, truncate } from "./preview.js";
+
+export { type PreviewLimits, safeJson, truncate } from "./preview.js";
+
+declare module "@toolware/core" {
+  interface ToolCallState {
+    /** Start times of the debug-log packs watching this call, one per pack instance. */
+    debugLogStartedAt?: { [pack: symbol]: number };
+  }
+}
+
+/** Structured fields of a log line (`structured: true`), in the shape pino expects as its first argument. */
+export interface DebugLogFields {
+  readonly event: "tool_call" | "tool_result";
+  readonly callId: string;
+  readonly tool: string;
+  readonly agent: string | undefined;
+  readonly task?: string | undefined;
+  readonly input?: string;
+  readonly decision?: DebugDecision;
+  readonly durationMs?: number | undefined;
+  readonly result?: string;
+  readonly reason?: string | undefined;
+  readonly error?: string;
+}
+
+/** How a call ended, as the log reports it. */
+export type DebugDecision = "ok" | "substituted" | "blocked" | "error";
+
+/**
+ * Anything with `info`, `warn` and `error`: `console`, a pino or winston
+ * logger, or your own. Text mode passes one string; `structured` mode passes
+ * `(fields, message)`, pino's order.
+ */
+export interface DebugLogger {
+  info(first: string | DebugLogFields, message?: string): void;
+  warn(first: string | DebugLogFields, message?: string): void;
+  error(first: string | DebugLogFields, message?: string): void;
+}
+
+/** Options of {@link debugLog}. */
+export interface DebugLogOptions {
+  /** Default `console`. */
+  logger?: DebugLogger;
+  /** Characters shown of input, result and task: one number for all, or per part. Default `{ input: 200, result: 200, task: 50 }`. */
+  maxPreview?: number | Partial<PreviewLimits>;
+  /** Applied to every preview (input, task, result, reason, error) before it is cut and logged. */
+  redact?: (text: string) => string;
+  /** Log `(fields, message)` instead of one text line. Default false. */
+  structured?: boolean;
+  /** Also log when a call starts, not only when it ends. Default true. */
+  logStart?: boolean;
+  /** Clock in milliseconds. Default `performance.now`. */
+  now?: () => number;
+  /** Chain position. Default 900: outside most hooks, so it logs their blocks and substitutions. */
+  priority?: number;
+  tools?: ToolFilter;
+  agents?: AgentFilter;
+}
+
+const OPTION_KEYS = new Set([
+  "logger",
+  "maxPreview",
+  "redact",
+  "structured",
+  "logStart",
+  "now",
+  "priority",
+  "tools",
+  "agents",
+]);
+
+function validate(options: DebugLogOptions): void {
+  if (options === null || typeof options !== "object") {
+    throw new TypeError("toolware/debug-log: debugLog() takes an options object");
+  }
+  for (const k of Object.keys(options)) {
+    if (!OPTION_KEYS.has(k)) throw new TypeError(`toolware/debug-log: unknown option \`${k}\``);
+  }
+  const { logger, redact, now, priority } = options;
+  if (
+    logger !== undefined &&
+    (logger === null || (["info", "warn", "error"] as const).some((m) => typeof logger[m] !== "function"))
+  ) {
+    throw new TypeError("toolware/debug-log: `logger` must have info, warn and error methods");
+  }
+  if (redact !== undefined && typeof redact !== "function") {
+    throw new TypeError("toolware/debug-log: `redact` must be a function (text) => string");
+  }
+  if (now !== undefined && typeof now !== "function")
+    throw new TypeError("toolware/debug-log: `now` must be a function");
+  if (priority !== undefined && !Number.isFinite(priority)) {
+    throw new TypeError(`toolware/debug-log: \`priority\` must be a finite number, got ${String(priority)}`);
+  }
+}
+
+/**
+ * Logs every tool call, the seed's "debug logging": who called which tool
+ * with what (previews cut to `maxPreview`, passed through `redact` first),
+ * then how it ended, how long it took and a preview of the result. Blocks are
+ * warnings, tool errors are errors. An observer: it fails open, and a logger
+ * or `redact` that throws loses that line, never the call.
+ *
+ * @example
+ * ```ts
+ * hooks.use(debugLog({ logger: pino(), structured: true, redact: (t) => t.replaceAll(/sk-\w+/g, "[KEY]") }));
+ * // {"event":"tool_call","tool":"web_search","agent":"researcher","input":"{\"query\":\"toolware\"}",…}
+ * // {"event":"tool_result","tool":"web_search","decision":"ok","durationMs":12.3,"result":"…",…}
+ * ```
+ */
+export function debugLog(options: DebugLogOptions = {}): Pack {
+  validate(options);
+  const logger: DebugLogger = options.logger ?? console;
+  const limits = limitsOf(options.maxPreview);
+  const redact = options.redact;
+  const structured = options.structured === true;
+  const clock = options.now ?? (() => performance.now());
+  const id = Symbol("debug-log");
+
+  const preview = (text: string, max: number): string => {
+    const clean = redact === undefined ? text : redact(text);
+    if (typeof clean !== "string") throw new TypeError("toolware/debug-log: `redact` must return a string");
+    return truncate(clean, max);
+  };
+
+  const emit = (level: "info" | "warn" | "error", fields: DebugLogFields, text: string): void => {
+    if (structured) logger[level](fields, text);
+    else logger[level](text);
+  };
+
+  function debugStart(ctx: ToolCallHookContext): void {
+    const state = ctx.state;
+    if (state.debugLogStartedAt === undefined) state.debugLogStartedAt = {};
+    state.debugLogStartedAt[id] = clock();
+    if (options.logStart === false) return;
+    const agent = ctx.agent?.role;
+    const task = ctx.task === undefined ? undefined : preview(ctx.task.description, limits.task);
+    const input = preview(safeJson(ctx.toolInput), limits.input);
+    const text = `🔍 [${ctx.callId}] ${ctx.toolName} called | agent: ${agent ?? "Unknown"} | task: ${task ?? "Unknown"} | input: ${input}`;
+    emit("info", { event: "tool_call", callId: ctx.callId, tool: ctx.toolName, agent, task, input }, text);
+  }
+
+  function debugEnd(ctx: ToolCallHookContext): void {
+    const started = ctx.state.debugLogStartedAt?.[id];
+    const durationMs = started === undefined ? undefined : Math.round((clock() - started) * 10) / 10;
+    const took = durationMs === undefined ? "" : ` in ${durationMs}ms`;
+    const head = `[${ctx.callId}] ${ctx.toolName}`;
+    const base = {
+      event: "tool_result" as const,
+      callId: ctx.callId,
+      tool: ctx.toolName,
+      agent: ctx.agent?.role,
+      durationMs,
+    };
+    if (ctx.status === "blocked") {
+      const reason = ctx.blockReason === undefined ? undefined : preview(ctx.blockReason, limits.result);
+      emit(
+        "warn",
+        { ...base, decision: "blocked", reason },
+        `⛔ ${head} blocked${took} | reason: ${reason ?? "none given"}`,
+      );
+      return;
+    }
+    if (ctx.status === "error") {
+      const error = preview(messageOf(ctx.error), limits.result);
+      emit("error", { ...base, decision: "error", error }, `❌ ${head} failed${took} | error: ${error}`);
+      return;
+    }
+    const decision: DebugDecision = ctx.toolRan ? "ok" : "substituted";
+    const how = decision === "ok" ? "ok" : "ok (substituted, tool not run)";
+    if (ctx.toolResult === undefined || ctx.toolResult === "") {
+      emit("warn", { ...base, decision, result: "" }, `⚠️ ${head} ${how}${took} | no result returned`);
+      return;
+    }
+    const result = preview(ctx.toolResult, limits.result);
+    emit("info", { ...base, decision, result }, `✅ ${head} ${how}${took} | result: ${result}`);
+  }
+
+  const hookOptions = {
+    onError: "continue" as const,
+    priority: options.priority ?? 900,
+    ...(options.tools === undefined ? {} : { tools: options.tools }),
+    ...(options.agents === undefined ? {} : { agents: options.agents }),
+  };
+  return definePack({
+    name: "debug-log",
+    // At equal priority after-hooks sit outside before-hooks: the end line sees everything inside.
+    hooks: [
+      { kind: "before", fn: debugStart, options: { ...hookOptions, name: "start" } },
+      { kind: "after", fn: debugEnd, options: { ...hookOptions, name: "end" } },
+    ],
+  });
+}
