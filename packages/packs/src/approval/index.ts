@@ -1,0 +1,221 @@
+import { definePack, HumanInputTimeoutError, messageOf, type Pack, type ToolCallHookContext } from "@toolware/core";
+import { writeInPlace } from "../internal/in-place.js";
+import { selectorToFilter, type ToolSelector } from "../internal/tool-match.js";
+import { type AnswerWords, type ApprovalAnswer, answerProblem, parseBuiltIn, stableKey } from "./answer.js";
+import {
+  type ApprovalDecision,
+  type ApprovalOptions,
+  checkOptions,
+  defaultMessageFor,
+  defaultPrompt,
+  defaultReason,
+} from "./options.js";
+
+export { type ApprovalAnswer, displayJson, editProblem, printable } from "./answer.js";
+export type { ApprovalDecision, ApprovalOptions, ApprovalPromptInfo, ApprovalSource } from "./options.js";
+export type { ToolSelector };
+
+declare module "@toolware/core" {
+  interface ToolCallState {
+    /** How the approval pack settled this call. */
+    approval?: ApprovalDecision;
+  }
+}
+
+/** The pack {@link approval} returns. */
+export type ApprovalPack = Pack<{
+  /** Forgets every remembered decision of this pack instance. */
+  reset(): void;
+  /** How many decisions are remembered. */
+  rememberedCount(): number;
+}>;
+
+type Asked =
+  | { kind: "answer"; answer: string }
+  | { kind: "timeout" }
+  | { kind: "cancelled" }
+  | { kind: "unavailable"; error: unknown };
+
+/** Asks once, bounded by `timeoutMs` and the call's signal; never rejects. */
+function ask(ctx: ToolCallHookContext, prompt: string, message: string, timeoutMs: number): Promise<Asked> {
+  const outer = ctx.signal;
+  if (outer.aborted) return Promise.resolve({ kind: "cancelled" });
+  return new Promise<Asked>((resolve) => {
+    // Linked so the provider stops waiting on timeout: a terminal left waiting would eat the next answer.
+    const controller = new AbortController();
+    ctx.linkSignal(controller.signal);
+    let done = false;
+    const finish = (result: Asked): void => {
+      if (done) return;
+      done = true;
+      if (timer !== undefined) clearTimeout(timer);
+      outer.removeEventListener("abort", onAbort);
+      resolve(result);
+    };
+    const onAbort = (): void => finish({ kind: "cancelled" });
+    const timer = Number.isFinite(timeoutMs)
+      ? setTimeout(() => {
+          finish({ kind: "timeout" });
+          controller.abort(new HumanInputTimeoutError(`no answer within ${timeoutMs} ms`));
+        }, timeoutMs)
+      : undefined;
+    outer.addEventListener("abort", onAbort, { once: true });
+    let pending: Promise<string>;
+    try {
+      pending = ctx.requestHumanInput(prompt, message);
+    } catch (error) {
+      finish({ kind: "unavailable", error });
+      return;
+    }
+    pending.then(
+      (answer) => finish({ kind: "answer", answer }),
+      (error: unknown) =>
+        finish(error instanceof HumanInputTimeoutError ? { kind: "timeout" } : { kind: "unavailable", error }),
+    );
+  });
+}
+
+/**
+ * A human approval gate: before a chosen tool runs, asks through
+ * `ctx.requestHumanInput` (showing the tool and its input) and runs it only on
+ * an explicit yes. Anything else denies: another answer, no answer within
+ * `timeoutMs`, a cancelled call, or a failing provider (fail closed). The human
+ * may also answer `edit {"path":"b.txt"}` to approve with changed arguments,
+ * and, with `remember`, `always` / `never` to decide for the rest of the run.
+ *
+ * @example
+ * ```ts
+ * const hooks = new ToolHooks({ humanInput: terminalHumanInput() });
+ * const gate = approval({ tools: ["send_email", "delete_file", { tag: "payments" }], remember: "tool" });
+ * hooks.use(gate);
+ * const out = await hooks.invoke(sendEmail, { to: "ceo@example.com" });
+ * // answered "no": out.status === "blocked", out.reason === 'a human did not approve send_email (answer: "no")'
+ * ```
+ */
+export function approval(options: ApprovalOptions = {}): ApprovalPack {
+  checkOptions(options);
+  const remember = options.remember ?? "none";
+  const timeoutMs = options.timeoutMs ?? 300_000;
+  const maxInputChars = options.maxInputChars ?? 4000;
+  const editMode = options.editMode ?? "merge";
+  const lower = (list: readonly string[]) => new Set(list.map((w) => w.trim().toLowerCase()));
+  const words: AnswerWords = {
+    approve: lower(options.approveWords ?? ["yes", "y"]),
+    always: remember === "none" ? new Set() : lower(options.alwaysWords ?? ["always"]),
+    never: remember === "none" ? new Set() : lower(options.neverWords ?? ["never"]),
+    editPrefix: options.edits === false ? undefined : (options.editPrefix ?? "edit").trim().toLowerCase(),
+  };
+  const { parseAnswer, onDecision, message } = options;
+  const promptOf = options.prompt ?? defaultPrompt;
+  const defaultMessage = options.defaultMessage ?? defaultMessageFor(words, remember);
+  const memory = new Map<string, boolean>();
+  const inflight = new Map<string, Promise<void>>();
+
+  const keyOf = (ctx: ToolCallHookContext, input: string | undefined): string | undefined => {
+    if (remember === "none") return undefined;
+    if (remember === "tool") return ctx.toolName;
+    return input === undefined ? undefined : `${ctx.toolName}\u0000${input}`;
+  };
+
+  const settle = (ctx: ToolCallHookContext, d: ApprovalDecision): void => {
+    ctx.state.approval = d;
+    if (onDecision !== undefined) {
+      try {
+        onDecision(d);
+      } catch (e) {
+        // An audit observer: its failure must not change the decision.
+        console.error("toolware/approval: onDecision failed:", e);
+      }
+    }
+    if (!d.approved) ctx.block(message === undefined ? defaultReason(d, timeoutMs) : String(message(d)));
+  };
+
+  const read = async (answer: string, ctx: ToolCallHookContext): Promise<ApprovalAnswer | string> => {
+    if (parseAnswer === undefined) return parseBuiltIn(answer, words);
+    try {
+      const parsed = await parseAnswer(answer, ctx);
+      return answerProblem(parsed) ?? parsed;
+    } catch (e) {
+      return `parseAnswer failed: ${messageOf(e)}`;
+    }
+  };
+
+  async function decide(ctx: ToolCallHookContext, key: string | undefined): Promise<void> {
+    const base = { toolName: ctx.toolName, callId: ctx.callId, edited: false, remembered: false };
+    const known = key === undefined ? undefined : memory.get(key);
+    if (known !== undefined) {
+      settle(ctx, { ...base, approved: known, source: "remembered", answer: undefined, detail: undefined });
+      return;
+    }
+    const prompt = promptOf({
+      ctx,
+      toolName: ctx.toolName,
+      role: ctx.agent?.role,
+      input: ctx.toolInput,
+      maxInputChars,
+    });
+    const asked = await ask(ctx, prompt, defaultMessage, timeoutMs);
+    if (asked.kind !== "answer") {
+      const detail = asked.kind === "unavailable" ? messageOf(asked.error) : undefined;
+      settle(ctx, { ...base, approved: false, source: asked.kind, answer: undefined, detail });
+      return;
+    }
+    const parsed = await read(asked.answer, ctx);
+    if (typeof parsed === "string") {
+      settle(ctx, { ...base, approved: false, source: "invalid-answer", answer: asked.answer, detail: parsed });
+      return;
+    }
+    const approved = parsed.approve === true;
+    const edited = approved && parsed.input !== undefined;
+    if (edited) writeInPlace(ctx.toolInput, parsed.input as Record<string, unknown>, editMode);
+    const stored = key !== undefined && parsed.remember === true && !edited;
+    if (stored) memory.set(key, approved);
+    settle(ctx, {
+      ...base,
+      approved,
+      source: "human",
+      answer: asked.answer,
+      edited,
+      remembered: stored,
+      detail: approved ? undefined : parsed.reason,
+    });
+  }
+
+  async function approvalGate(ctx: ToolCallHookContext): Promise<void> {
+    const key = keyOf(ctx, remember === "tool+input" ? stableKey(ctx.toolInput) : undefined);
+    if (key === undefined) return decide(ctx, undefined);
+    // One question per key at a time, so an "always" answered for the first call covers those waiting.
+    for (let waiting = inflight.get(key); waiting !== undefined; waiting = inflight.get(key)) await waiting;
+    let release = (): void => {};
+    inflight.set(key, new Promise<void>((r) => (release = r)));
+    try {
+      await decide(ctx, key);
+    } finally {
+      inflight.delete(key);
+      release();
+    }
+  }
+
+  const filter = options.tools === undefined ? undefined : selectorToFilter(options.tools, "toolware/approval: tools");
+  return definePack({
+    name: "approval",
+    hooks: [
+      {
+        kind: "before",
+        fn: approvalGate,
+        options: {
+          name: "approval",
+          onError: "block",
+          priority: options.priority ?? 0,
+          ...(filter === undefined ? {} : { tools: filter }),
+        },
+      },
+    ],
+    reset(): void {
+      memory.clear();
+    },
+    rememberedCount(): number {
+      return memory.size;
+    },
+  });
+}
