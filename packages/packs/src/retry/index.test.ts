@@ -119,6 +119,27 @@ describe("retry", () => {
     expect(retryOn).toHaveBeenLastCalledWith(expect.objectContaining({ message: "fatal" }), 1, expect.anything());
   });
 
+  it("a throwing retryOn fails the call with its own error; retries: 0 runs once", async () => {
+    const hooks = new ToolHooks();
+    hooks.use(
+      quick({
+        retryOn: () => {
+          throw new Error("classifier broke");
+        },
+      }).pack,
+    );
+    const api = flaky(5);
+    expect((await hooks.invoke(api.tool, {})).result).toMatch(/Error: classifier broke$/);
+    expect(api.calls()).toBe(1);
+
+    const once = new ToolHooks();
+    const { pack, pauses } = quick({ retries: 0 });
+    once.use(pack);
+    const other = flaky(5);
+    expect((await once.invoke(other.tool, {})).result).toMatch(/boom 1$/);
+    expect([other.calls(), pauses.length]).toEqual([1, 0]);
+  });
+
   it("applies full, proportional and no jitter, capped at maxDelayMs", async () => {
     const run = async (options: RetryOptions) => {
       const hooks = new ToolHooks();
