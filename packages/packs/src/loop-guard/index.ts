@@ -1,0 +1,164 @@
+import { type Agent, type Crew, definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
+import { canonicalJson } from "../cache/canonical-json.js";
+import { formatDuration, parseDuration } from "../rate-limit/duration.js";
+import { type LoopGuardOptions, validate } from "./options.js";
+import { type LoopHistoryEntry, ScopeTracker } from "./tracker.js";
+
+export type { LoopGuardOptions } from "./options.js";
+export type { LoopHistoryEntry } from "./tracker.js";
+
+/** Whose calls are counted together. */
+export type LoopScope = "agent" | "crew" | "global";
+
+/** What `onWarn` receives when a call looks like a loop. */
+export interface LoopEvent {
+  /** `repeats`: the same call N times in a row; `window`: M times within `windowMs`. */
+  readonly kind: "repeats" | "window";
+  readonly toolName: string;
+  /** How many identical calls, this one included. */
+  readonly count: number;
+  /** The threshold that was reached (`maxRepeats` or `maxInWindow`). */
+  readonly limit: number;
+  readonly scope: LoopScope;
+  /** The agent's role, the crew's name, or `"global"`. */
+  readonly scopeName: string;
+  /** What the guard does with the call. */
+  readonly action: "warn" | "block";
+  /** The sentence logged by default and given to the agent when blocking. */
+  readonly message: string;
+  readonly ctx: ToolCallHookContext;
+}
+
+/** The pack {@link loopGuard} returns. */
+export type LoopGuardPack = Pack<{
+  /** Forgets what one agent's or crew's calls were (or everyone's, without an argument). */
+  reset(target?: Agent | Crew): void;
+  /** The calls the guard let through in a scope, oldest first (a copy); no argument: calls with no agent/crew, or the global scope. */
+  history(target?: Agent | Crew): LoopHistoryEntry[];
+}>;
+
+// Calls without an agent (scope "agent") or a crew (scope "crew"), and the "global" scope, share this one.
+const NOBODY = {};
+
+/**
+ * The seed's "tool chain monitoring": notices when an agent calls the same tool
+ * over and over, `maxRepeats` times in a row (default 5, like the seed) or
+ * `maxInWindow` times within `windowMs`, optionally only when the input is the
+ * same too. Warns through `onWarn` (default `console.warn`), or blocks the call
+ * with a message that tells the agent to change course. A warning guard fails
+ * open; a blocking one fails closed.
+ *
+ * Thresholds count the call being made: with `maxRepeats: 5`, the fifth
+ * identical call in a row triggers (so `action: "block"` lets four through).
+ * Blocked calls are not recorded, so a blocked loop stays blocked until a
+ * different call breaks the streak or the window moves on.
+ *
+ * @example
+ * ```ts
+ * const loops = loopGuard({ maxRepeats: 3, sameInput: true, action: "block" });
+ * hooks.use(loops);
+ * // the third identical web_search in a row by one agent is blocked:
+ * // "Loop detected: web_search called 3 times in a row with the same input by agent researcher. Try a different approach."
+ * ```
+ */
+export function loopGuard(options: LoopGuardOptions = {}): LoopGuardPack {
+  validate(options);
+  const maxRepeats = options.maxRepeats === false ? 0 : (options.maxRepeats ?? 5);
+  const maxInWindow = options.maxInWindow ?? 0;
+  const windowMs = parseDuration(options.windowMs ?? "1m", "windowMs", "loop-guard");
+  const { sameInput = false, scope = "agent", action = "warn", message, now = Date.now } = options;
+  const historySize = options.historySize ?? 50;
+  const onWarn = options.onWarn ?? ((e: LoopEvent) => console.warn(`⚠️  ${e.message}`));
+  let trackers = new WeakMap<object, ScopeTracker>();
+
+  const ownerOf = (ctx: ToolCallHookContext): object =>
+    (scope === "agent" ? ctx.agent : scope === "crew" ? ctx.crew : undefined) ?? NOBODY;
+  const scopeName = (ctx: ToolCallHookContext): string =>
+    scope === "agent"
+      ? `agent ${ctx.agent?.role ?? "(none)"}`
+      : scope === "crew"
+        ? `crew ${ctx.crew?.name ?? (ctx.crew === undefined ? "(none)" : "(unnamed)")}`
+        : "global";
+
+  const keyOf = (ctx: ToolCallHookContext): string => {
+    if (!sameInput) return ctx.toolName;
+    try {
+      return `${ctx.toolName}\u0000${canonicalJson(ctx.toolInput)}`;
+    } catch {
+      // An input that cannot be compared (a cycle, a Map) is never "the same" as another.
+      return `${ctx.toolName}\u0000#${ctx.callId}`;
+    }
+  };
+
+  const describe = (kind: LoopEvent["kind"], ctx: ToolCallHookContext, count: number): string => {
+    const what = sameInput ? " with the same input" : "";
+    const span = kind === "repeats" ? "in a row" : `within ${formatDuration(windowMs)}`;
+    return `Loop detected: ${ctx.toolName} called ${count} times ${span}${what} by ${scopeName(ctx)}.`;
+  };
+
+  function loopGuardHook(ctx: ToolCallHookContext): void {
+    const owner = ownerOf(ctx);
+    let tracker = trackers.get(owner);
+    if (tracker === undefined) {
+      tracker = new ScopeTracker(historySize, maxInWindow, windowMs);
+      trackers.set(owner, tracker);
+    }
+    const key = keyOf(ctx);
+    const t = now();
+    const { streak, inWindow } = tracker.check(key, t);
+    const kind =
+      maxRepeats > 0 && streak >= maxRepeats
+        ? "repeats"
+        : maxInWindow > 0 && inWindow >= maxInWindow
+          ? "window"
+          : undefined;
+    const entry = { toolName: ctx.toolName, agentRole: ctx.agent?.role, callId: ctx.callId, at: t };
+    if (kind === undefined) {
+      tracker.record(key, t, entry);
+      return;
+    }
+    if (action === "warn") tracker.record(key, t, entry);
+    const count = kind === "repeats" ? streak : inWindow;
+    const event: LoopEvent = {
+      kind,
+      toolName: ctx.toolName,
+      count,
+      limit: kind === "repeats" ? maxRepeats : maxInWindow,
+      scope,
+      scopeName: scopeName(ctx),
+      action,
+      message: describe(kind, ctx, count),
+      ctx,
+    };
+    onWarn(event);
+    if (action === "block") {
+      ctx.block(
+        typeof message === "function" ? message(event) : (message ?? `${event.message} Try a different approach.`),
+      );
+    }
+  }
+
+  return definePack({
+    name: "loop-guard",
+    hooks: [
+      {
+        kind: "before",
+        fn: loopGuardHook,
+        options: {
+          name: "loopGuard",
+          onError: action === "block" ? "block" : "continue",
+          priority: options.priority ?? 100,
+          ...(options.tools === undefined ? {} : { tools: options.tools }),
+          ...(options.agents === undefined ? {} : { agents: options.agents }),
+        },
+      },
+    ],
+    reset(target?: Agent | Crew): void {
+      if (target === undefined || scope === "global") trackers = new WeakMap();
+      else trackers.delete(target);
+    },
+    history(target?: Agent | Crew): LoopHistoryEntry[] {
+      return trackers.get(scope === "global" ? NOBODY : (target ?? NOBODY))?.history() ?? [];
+    },
+  });
+}
