@@ -1,6 +1,5 @@
 import { defineTool, ToolHooks } from "@toolware/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ToolTimeoutError, timeout } from "../timeout/index.js";
 import { type RetryOptions, retry } from "./index.js";
 
 // Fails `failures` times, then answers; records the signal of every attempt.
@@ -258,50 +257,6 @@ describe("retry", () => {
     const api = flaky(5);
     expect((await strict.invoke(api.tool, {})).result).toMatch(/budget exhausted$/);
     expect(api.calls()).toBe(1);
-  });
-
-  it("timeout registered first bounds all attempts: the pause is cut short", async () => {
-    vi.useFakeTimers();
-    const hooks = new ToolHooks();
-    hooks.use(timeout({ ms: 1_500 }));
-    hooks.use(retry({ retries: 5, minDelayMs: 1_000, jitter: "none" }));
-    const api = flaky(10);
-    const pending = hooks.invoke(api.tool, {});
-    await vi.advanceTimersByTimeAsync(1_500);
-    const outcome = await pending;
-    expect(outcome.error).toBeInstanceOf(ToolTimeoutError);
-    await vi.advanceTimersByTimeAsync(60_000);
-    expect(api.calls()).toBe(2); // t=0 and t=1000; the pause from 1000 to 3000 was aborted at 1500
-    expect(api.signals[1]?.aborted).toBe(true);
-    expect(vi.getTimerCount()).toBe(0);
-  });
-
-  it("retry registered first gives each attempt its own limit and retries timeouts", async () => {
-    vi.useFakeTimers();
-    const hooks = new ToolHooks();
-    const r = recorder();
-    hooks.use(retry({ retries: 2, jitter: "none", minDelayMs: 10, sleep: r.sleep }));
-    hooks.use(timeout({ ms: 100 }));
-    const signals: AbortSignal[] = [];
-    let calls = 0;
-    const slowThenFast = defineTool({
-      name: "slow_then_fast",
-      execute: (_input, { signal }) => {
-        signals.push(signal);
-        calls++;
-        return calls < 3 ? new Promise<never>(() => {}) : "finally";
-      },
-    });
-    let attempts: number | undefined;
-    hooks.after((ctx) => {
-      attempts = ctx.state.retry?.attempts;
-    });
-    const pending = hooks.invoke(slowThenFast, {});
-    await vi.advanceTimersByTimeAsync(200);
-    expect(await pending).toMatchObject({ status: "ok", result: "finally" });
-    expect(attempts).toBe(3);
-    expect(signals.map((s) => s.aborted)).toEqual([true, true, false]);
-    expect(signals[0]?.reason).toBeInstanceOf(ToolTimeoutError);
   });
 
   it("rejects bad options eagerly", () => {
