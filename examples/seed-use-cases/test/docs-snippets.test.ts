@@ -1,0 +1,85 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { checkDocSnippets, tsBlocks } from "../../../scripts/check-doc-snippets.js";
+
+// The core guide pages: every TypeScript block in them must be a checked snippet.
+const CORE_PAGES = [
+  "docs/README.md",
+  "docs/concepts.md",
+  "docs/hooks.md",
+  "docs/context.md",
+  "docs/registration.md",
+  "docs/error-handling.md",
+  "docs/troubleshooting.md",
+];
+
+describe("docs snippets in this repository", () => {
+  it("keeps every `// snippet:` block identical to its file, with no orphan files", () => {
+    const report = checkDocSnippets({ strictPages: CORE_PAGES });
+    expect(report.problems).toEqual([]);
+    // Guards against a checker that silently finds nothing.
+    expect(report.checked).toBeGreaterThanOrEqual(30);
+  });
+});
+
+const FENCE = "`".repeat(3);
+
+describe("checkDocSnippets on a fixture", () => {
+  let root: string;
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  function fixture(page: string, files: Record<string, string>): string {
+    root = mkdtempSync(join(tmpdir(), "toolware-docs-"));
+    mkdirSync(join(root, "docs/snippets"), { recursive: true });
+    writeFileSync(join(root, "docs/page.md"), page);
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(root, "docs/snippets", name), text);
+    return root;
+  }
+
+  it("accepts a block equal to its file, indented inside a list too", () => {
+    const file = "// snippet: a-1.ts\nconst a = 1;\n\nexport { a };\n";
+    const page = `1. Step:\n\n   ${FENCE}ts\n   // snippet: a-1.ts\n   const a = 1;\n\n   export { a };\n   ${FENCE}\n`;
+    const report = checkDocSnippets({ root: fixture(page, { "a-1.ts": file }) });
+    expect(report).toMatchObject({ checked: 1, problems: [] });
+  });
+
+  it("reports a drifted block with the first differing line, and --write repairs it", () => {
+    const file = "// snippet: a-1.ts\nconst a = 2;\n";
+    const page = `# Page\n\n${FENCE}ts\n// snippet: a-1.ts\nconst a = 1;\n${FENCE}\n`;
+    const dir = fixture(page, { "a-1.ts": file });
+    const report = checkDocSnippets({ root: dir });
+    expect(report.problems).toHaveLength(1);
+    expect(report.problems[0]).toContain("docs/page.md:3");
+    expect(report.problems[0]).toContain('"const a = 1;" vs "const a = 2;"');
+
+    expect(checkDocSnippets({ root: dir, write: true }).written).toEqual(["docs/page.md"]);
+    expect(readFileSync(join(dir, "docs/page.md"), "utf8")).toContain("const a = 2;");
+    expect(checkDocSnippets({ root: dir }).problems).toEqual([]);
+  });
+
+  it("reports missing files, orphan files, a wrong first line, and unchecked blocks on strict pages", () => {
+    const page = `${FENCE}ts\n// snippet: gone.ts\n${FENCE}\n\n${FENCE}ts\nconst free = 1;\n${FENCE}\n\n${FENCE}ts\n// snippet: b.ts\nx;\n${FENCE}\n`;
+    const dir = fixture(page, {
+      "orphan.ts": "// snippet: orphan.ts\n",
+      "_support.ts": "export {};\n",
+      "b.ts": "x;\n",
+    });
+    const loose = checkDocSnippets({ root: dir });
+    expect(loose.problems).toEqual([
+      "docs/page.md:1: docs/snippets/gone.ts does not exist",
+      expect.stringContaining("docs/page.md:9: the block differs from docs/snippets/b.ts"),
+      expect.stringContaining("docs/snippets/orphan.ts: no page shows it"),
+      "docs/snippets/b.ts: its first line must be `// snippet: b.ts`",
+    ]);
+    const strict = checkDocSnippets({ root: dir, strictPages: ["docs/page.md", "docs/missing.md"] });
+    expect(strict.problems).toContain("docs/page.md:5: a TypeScript block without a `// snippet: <file>` first line");
+    expect(strict.problems).toContain("docs/missing.md: the page does not exist");
+  });
+
+  it("ignores TypeScript fences nested in other fenced blocks", () => {
+    const page = `${"`".repeat(4)}md\n${FENCE}ts\n// snippet: nope.ts\n${FENCE}\n${"`".repeat(4)}\n`;
+    expect(tsBlocks(page)).toEqual([]);
+  });
+});
