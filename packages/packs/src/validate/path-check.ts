@@ -1,0 +1,158 @@
+import { realpath } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+
+/** What {@link checkPath} answers. */
+export type PathCheck =
+  | { readonly ok: true; readonly resolved: string }
+  | { readonly ok: false; readonly reason: string };
+
+/** Options of {@link checkPath}. */
+export interface CheckPathOptions {
+  /** The directory every path must stay inside (resolved against the working directory). */
+  root: string;
+  /** Accept a path that is the root itself (`"."`). Default true. */
+  allowRoot?: boolean;
+}
+
+const MAX_LENGTH = 4096;
+const MAX_DECODING_ROUNDS = 4;
+// Controls (NUL included), format characters (bidi overrides, zero-width), lone surrogates, line separators.
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
+// Slash look-alikes that NFKC leaves alone (fullwidth ／ ＼ and small ﹨ it maps to real slashes):
+// fraction slash, division slash, set minus, solidus operators, box-drawing diagonals.
+const SLASH_LOOKALIKE = /[\u2044\u2215\u2216\u29f5\u29f8\u29f9\u2571\u2572]/;
+// A segment made of dots (or dots that other systems read as dots) and spaces: Windows trims
+// trailing dots and spaces, so ".. ", ". ." and "..." can all end up meaning "..".
+const DOTS_SEGMENT = /^[\s.\u3002\uff61]*$/;
+const DOT_LIKE = /[.\u3002\uff61]/g;
+const DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9]|conin\$|conout\$)$/i;
+const ENCODED_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
+
+function fail(reason: string): PathCheck {
+  return { ok: false, reason };
+}
+
+/** Decodes runs of `%XX` as UTF-8; null when a run is not valid UTF-8 (overlong `%c0%ae` included). */
+function percentDecode(text: string): string | null {
+  if (!text.includes("%")) return text;
+  let malformed = false;
+  const out = text.replace(ENCODED_RUN, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      malformed = true;
+      return run;
+    }
+  });
+  return malformed ? null : out;
+}
+
+/** Every reading of the path a tool or a layer below it might make: as given, NFKC, and percent-decoded. */
+function readings(path: string): string[] | string {
+  const forms = [path];
+  let current = path;
+  for (let round = 0; ; round++) {
+    const nfkc = current.normalize("NFKC");
+    if (nfkc !== current) forms.push(nfkc);
+    const decoded = percentDecode(nfkc);
+    if (decoded === null) return "malformed percent-encoding";
+    if (decoded === nfkc) return forms;
+    if (round === MAX_DECODING_ROUNDS) return "too many layers of percent-encoding";
+    forms.push(decoded);
+    current = decoded;
+  }
+}
+
+function isInside(root: string, target: string, allowRoot: boolean): boolean {
+  const rel = relative(root, target);
+  if (rel === "") return allowRoot;
+  return !isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`);
+}
+
+function problem(form: string, root: string, allowRoot: boolean): string | undefined {
+  if (INVISIBLE.test(form)) return "control or invisible characters (NUL, bidi overrides, zero-width)";
+  if (SLASH_LOOKALIKE.test(form)) return "a look-alike of a path separator";
+  if (/^[\\/]{2}/.test(form)) return "a UNC or device path";
+  if (/^[\\/]/.test(form)) return "an absolute path";
+  if (form.startsWith("~")) return "home-directory expansion (~)";
+  if (/^[A-Za-z]:/.test(form)) return "a Windows drive letter";
+  if (form.includes(":")) return "a colon (drive-relative paths and alternate data streams)";
+  for (const segment of form.split(/[\\/]/)) {
+    if (DOTS_SEGMENT.test(segment) && (segment.match(DOT_LIKE)?.length ?? 0) >= 2) {
+      return "parent-directory traversal (..)";
+    }
+    if (DEVICE.test(segment.split(".")[0]?.trim() ?? "")) return "a reserved device name";
+  }
+  if (!isInside(root, resolve(root, form.replaceAll("\\", "/")), allowRoot))
+    return "it resolves outside the allowed root";
+  return undefined;
+}
+
+/**
+ * Decides whether a relative path stays inside `root`, however it is read: as
+ * given, after NFKC normalisation (fullwidth `．．／`, one-dot leaders) and after
+ * percent-decoding, repeatedly (`%2e%2e%2f`, `%252e`). Refuses absolute and UNC
+ * paths, drive letters, `~`, `..` segments, backslash traversal, control and
+ * invisible characters, device names and slash look-alikes, then checks with
+ * `path.resolve` + `path.relative` that the path lands inside the root.
+ * `resolved` is the literal path (backslashes read as separators) made absolute.
+ *
+ * @example
+ * ```ts
+ * checkPath("notes/a.md", { root: "/srv/files" }); // { ok: true, resolved: "/srv/files/notes/a.md" }
+ * checkPath("%2e%2e/etc/passwd", { root: "/srv/files" }); // { ok: false, reason: "parent-directory traversal (..)" }
+ * ```
+ */
+export function checkPath(path: unknown, options: CheckPathOptions): PathCheck {
+  if (options === null || typeof options !== "object" || typeof options.root !== "string" || options.root === "") {
+    throw new TypeError("toolware/validate: checkPath() needs { root } (a directory)");
+  }
+  if (typeof path !== "string") return fail(`the path must be a string, got ${path === null ? "null" : typeof path}`);
+  if (path === "") return fail("the path is empty");
+  if (path.length > MAX_LENGTH) return fail(`the path is longer than ${MAX_LENGTH} characters`);
+  const root = resolve(options.root);
+  const allowRoot = options.allowRoot ?? true;
+  const forms = readings(path);
+  if (typeof forms === "string") return fail(forms);
+  for (const form of forms) {
+    const why = problem(form, root, allowRoot);
+    if (why !== undefined) return fail(why);
+  }
+  return { ok: true, resolved: resolve(root, path.replaceAll("\\", "/")) };
+}
+
+/** The real path of `target`, or of its deepest existing ancestor with the rest appended. */
+async function realOrParent(target: string): Promise<string> {
+  try {
+    return await realpath(target);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const parent = dirname(target);
+    if ((code !== "ENOENT" && code !== "ENOTDIR") || parent === target) throw e;
+    return join(await realOrParent(parent), target.slice(parent.length));
+  }
+}
+
+/**
+ * {@link checkPath}, then follows symbolic links: the real path (or, for a path
+ * that does not exist yet, that of its deepest existing ancestor) must stay
+ * inside the real root. Any other file-system error refuses the path.
+ *
+ * @example
+ * ```ts
+ * await checkRealPath("link-to-etc/passwd", { root: "/srv/files" }); // { ok: false, reason: "a symbolic link …" }
+ * ```
+ */
+export async function checkRealPath(path: unknown, options: CheckPathOptions): Promise<PathCheck> {
+  const lexical = checkPath(path, options);
+  if (!lexical.ok) return lexical;
+  try {
+    const realRoot = await realpath(resolve(options.root));
+    const real = await realOrParent(lexical.resolved);
+    if (!isInside(realRoot, real, options.allowRoot ?? true))
+      return fail("a symbolic link leads outside the allowed root");
+  } catch (e) {
+    return fail(`the path could not be resolved (${(e as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+  return lexical;
+}
