@@ -2,11 +2,22 @@ import type { Agent, Crew, Task } from "./entities.js";
 import { ToolwareError } from "./errors.js";
 import type { CallStatus, Tool, ToolCallState, ToolInput, TraceEntry } from "./types.js";
 
-/** Runs the tool once more, optionally with another signal; what execution wrappers receive. */
+/**
+ * Runs the tool once more (through the wrappers inside). A signal given here is
+ * combined with the one the wrapper received: the tool aborts when either does.
+ */
 export type ExecuteTool = (signal?: AbortSignal) => Promise<unknown>;
 
-/** Wraps the tool's execution (retry, timeout): it may call `execute` zero or more times. */
-export type ExecutionWrapper = (execute: ExecuteTool, ctx: ToolCallHookContext) => Promise<unknown>;
+/**
+ * Wraps the tool's execution (retry, timeout): it may call `execute` zero or more
+ * times. `signal` is what the tool would receive from here: the call's signal
+ * combined with those of the wrappers outside.
+ */
+export type ExecutionWrapper = (
+  execute: ExecuteTool,
+  ctx: ToolCallHookContext,
+  signal: AbortSignal,
+) => Promise<unknown>;
 
 /** What `requestHumanInput` hands to the provider. @internal */
 export type HumanInputFn = (

@@ -1,4 +1,4 @@
-import type { ExecuteTool, ToolCallHookContext } from "./context.js";
+import type { ToolCallHookContext } from "./context.js";
 import { formatToolResult } from "./context.js";
 import { HookFailedError, HookTimeoutError, messageOf } from "./errors.js";
 import { predicatesPass } from "./filter.js";
@@ -244,18 +244,23 @@ function toolFailed(ctx: Ctx, rt: Runtime, error: unknown): void {
   ctx.toolResult = rt.formatFailed(ctx.toolName, error);
 }
 
+type Step = (signal: AbortSignal) => Promise<unknown>;
+
+function combine(outer: AbortSignal, own: AbortSignal | undefined): AbortSignal {
+  return own === undefined || own === outer ? outer : AbortSignal.any([outer, own]);
+}
+
 function executeWrapped(ctx: Ctx): Promise<unknown> {
   const wrappers = ctx._wrappers ?? [];
-  let exec: ExecuteTool = (signal) =>
-    new Promise((resolve) =>
-      resolve(ctx.tool.execute(ctx._input, { signal: signal ?? ctx._signal, callId: ctx.callId })),
-    );
+  let step: Step = (signal) =>
+    new Promise((resolve) => resolve(ctx.tool.execute(ctx._input, { signal, callId: ctx.callId })));
   for (let i = wrappers.length - 1; i >= 0; i--) {
     const wrapper = wrappers[i] as NonNullable<typeof ctx._wrappers>[number];
-    const inner = exec;
-    exec = (signal) => wrapper((s) => inner(s ?? signal), ctx);
+    const inner = step;
+    // Each wrapper learns the signal chosen outside it, and can only narrow it, never drop it.
+    step = (signal) => wrapper((own) => inner(combine(signal, own)), ctx, signal);
   }
-  return exec();
+  return step(ctx._signal);
 }
 
 /** The innermost step: runs the tool unless the call is already settled. */

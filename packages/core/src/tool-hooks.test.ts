@@ -59,7 +59,10 @@ describe("invoke", () => {
     hooks.before(() => controller.abort(new Error("user pressed stop")));
     const outcome = await hooks.invoke(defineTool({ name: "t", execute }), {}, { signal: controller.signal });
     expect(execute).not.toHaveBeenCalled();
-    expect(outcome).toMatchObject({ status: "error", result: "Tool execution failed. Tool: t. Error: user pressed stop" });
+    expect(outcome).toMatchObject({
+      status: "error",
+      result: "Tool execution failed. Tool: t. Error: user pressed stop",
+    });
   });
 
   it("gives every call its own id", async () => {
@@ -263,6 +266,87 @@ describe("context", () => {
       },
     });
     await expect(hooks.invoke(tool, {})).resolves.toMatchObject({ raw: true });
+  });
+});
+
+describe("wrapExecution", () => {
+  it("runs the tool through wrappers, first added outermost, each able to re-run it", async () => {
+    const hooks = new ToolHooks();
+    const order: string[] = [];
+    let attempts = 0;
+    hooks.before((ctx) =>
+      ctx.wrapExecution(async (execute) => {
+        order.push("outer in");
+        const result = await execute();
+        order.push("outer out");
+        return result;
+      }),
+    );
+    hooks.before((ctx) =>
+      ctx.wrapExecution(async (execute) => {
+        try {
+          return await execute();
+        } catch {
+          order.push("retry");
+          return execute();
+        }
+      }),
+    );
+    const flaky = defineTool({
+      name: "flaky",
+      execute: () => {
+        attempts++;
+        if (attempts === 1) throw new Error("first try fails");
+        return "second try";
+      },
+    });
+    await expect(hooks.invoke(flaky, {})).resolves.toMatchObject({ status: "ok", result: "second try" });
+    expect(order).toEqual(["outer in", "retry", "outer out"]);
+  });
+
+  it("hands each wrapper the signal chosen outside it, and combines the signals it passes down", async () => {
+    const hooks = new ToolHooks();
+    const call = new AbortController();
+    let innerSaw: AbortSignal | undefined;
+    let toolSaw: AbortSignal | undefined;
+    hooks.before((ctx) =>
+      ctx.wrapExecution((execute) => {
+        const outer = new AbortController();
+        outer.abort(new Error("outer gave up"));
+        return execute(outer.signal);
+      }),
+    );
+    hooks.before((ctx) =>
+      ctx.wrapExecution((execute, _ctx, signal) => {
+        innerSaw = signal;
+        return execute(new AbortController().signal);
+      }),
+    );
+    const tool = defineTool({
+      name: "t",
+      execute: (_i, { signal }) => {
+        toolSaw = signal;
+        return "ran";
+      },
+    });
+    await hooks.invoke(tool, {}, { signal: call.signal });
+    expect(innerSaw?.aborted).toBe(true);
+    expect(toolSaw?.aborted).toBe(true);
+    expect(toolSaw?.reason).toEqual(new Error("outer gave up"));
+  });
+
+  it("refuses wrappers added once the tool has started", async () => {
+    const hooks = new ToolHooks({ onHookError: "continue" });
+    let error: unknown;
+    hooks.after((ctx) => {
+      try {
+        ctx.wrapExecution((execute) => execute());
+      } catch (e) {
+        error = e;
+      }
+    });
+    await hooks.invoke(echo, { text: "x" });
+    expect(String(error)).toMatch(/wrapExecution\(\) must be called before the tool runs/);
   });
 });
 

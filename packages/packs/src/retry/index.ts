@@ -1,5 +1,4 @@
 import { definePack, type ExecuteTool, type Pack, type ToolCallHookContext, type ToolFilter } from "@toolware/core";
-import { executionSignal, runWithSignal } from "../internal/execution-signal.js";
 
 /** How the retried tool's attempts went; on `ctx.state.retry` for the hooks of the call. */
 export interface RetryState {
@@ -138,9 +137,7 @@ export function retry(options: RetryOptions = {}): Pack {
     return share === 0 ? base : Math.round(base * (1 - share + share * random()));
   };
 
-  async function retrying(execute: ExecuteTool, ctx: ToolCallHookContext): Promise<unknown> {
-    // Read before the first await: the enclosing wrapper publishes it only while it starts this one.
-    const signal = executionSignal(ctx);
+  async function retrying(execute: ExecuteTool, ctx: ToolCallHookContext, signal: AbortSignal): Promise<unknown> {
     const state: RetryState = { attempts: 0, errors: [], delaysMs: [] };
     ctx.state.retry = state;
     for (let attempt = 1; ; attempt++) {
@@ -148,7 +145,7 @@ export function retry(options: RetryOptions = {}): Pack {
       state.attempts = attempt;
       try {
         // Pass nothing down: the tool keeps the signal the wrappers outside chose.
-        return await runWithSignal(ctx, execute, signal, false);
+        return await execute();
       } catch (error) {
         state.errors.push(error);
         if (attempt > retries || signal.aborted) throw error;

@@ -7,7 +7,6 @@ import {
   type ToolFilter,
   ToolwareError,
 } from "@toolware/core";
-import { executionSignal, runWithSignal } from "../internal/execution-signal.js";
 
 /** Per-tool limits: `perTool` by tool name (compared normalised), `default` for the rest. */
 export interface TimeoutLimits {
@@ -94,8 +93,13 @@ function compileLimits(ms: TimeoutOptions["ms"]): {
   return fallback === undefined ? { limitFor, only: Object.keys(ms.perTool ?? {}) } : { limitFor };
 }
 
-function bounded(execute: ExecuteTool, ctx: ToolCallHookContext, ms: number, message: TimeoutOptions["message"]) {
-  const parent = executionSignal(ctx);
+function bounded(
+  execute: ExecuteTool,
+  ctx: ToolCallHookContext,
+  parent: AbortSignal,
+  ms: number,
+  message: TimeoutOptions["message"],
+) {
   if (parent.aborted) return Promise.reject(parent.reason);
   const controller = new AbortController();
   return new Promise<unknown>((resolve, reject) => {
@@ -120,7 +124,7 @@ function bounded(execute: ExecuteTool, ctx: ToolCallHookContext, ms: number, mes
     }, ms);
     let running: Promise<unknown>;
     try {
-      running = runWithSignal(ctx, execute, controller.signal);
+      running = execute(controller.signal);
     } catch (error) {
       stop();
       reject(error);
@@ -171,7 +175,7 @@ export function timeout(options: TimeoutOptions): Pack<TimeoutPack> {
         kind: "before",
         fn: function limitToolTime(ctx) {
           const ms = limitFor(ctx.toolName);
-          if (ms !== undefined) ctx.wrapExecution((execute, c) => bounded(execute, c, ms, message));
+          if (ms !== undefined) ctx.wrapExecution((execute, c, signal) => bounded(execute, c, signal, ms, message));
         },
         options: tools === undefined ? {} : { tools },
       },
