@@ -13,12 +13,13 @@ const flaky = defineTool({
 
 // Retry the tool, not the chain: every other hook still runs once per call.
 hooks.before(function retryTwice(ctx) {
-  ctx.wrapExecution(async (execute) => {
+  ctx.wrapExecution(async (execute, _ctx, signal) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await execute(); // runs the tool once, with the input as the hooks left it
+        // Runs the tool once, with the input as the hooks left it; each attempt gets at most 5 s.
+        return await execute(AbortSignal.timeout(5_000));
       } catch (error) {
-        if (attempt === 3 || ctx.signal.aborted) throw error; // the tool's error becomes the call's error
+        if (attempt === 3 || signal.aborted) throw error; // the tool's error becomes the call's error
       }
     }
   });
