@@ -106,7 +106,16 @@ export class Counter {
   }
 }
 
-/** The nearest-rank percentile of sorted values: the smallest value with at least p% of values at or below it. */
+/**
+ * The nearest-rank percentile of sorted values: the smallest value with at
+ * least p% of the values at or below it (always one of the values).
+ *
+ * @example
+ * ```ts
+ * nearestRank([10, 20, 30, 40], 50); // 20
+ * nearestRank([10, 20, 30, 40], 95); // 40
+ * ```
+ */
 export function nearestRank(sorted: ArrayLike<number>, p: number): number {
   const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
   return sorted[rank - 1] as number;

@@ -94,7 +94,11 @@ export function cache(options: CacheOptions): CachePack {
 
   const storeFailed = (error: unknown, operation: "get" | "set"): void => {
     n.storeErrors++;
-    onStoreError?.(error, operation);
+    try {
+      onStoreError?.(error, operation);
+    } catch {
+      // A broken error reporter must not break the cache (or strand the followers of a flight).
+    }
   };
 
   const release = (flight: Flight | undefined, outcome: FlightOutcome, saved?: PromiseLike<void>): void => {
@@ -138,7 +142,12 @@ export function cache(options: CacheOptions): CachePack {
         // toolResult is unset if the chain did not finish (a core-abandoned middleware): nothing to keep.
         if (ctx.status !== "ok" || ctx.toolResult === undefined) return release(flight, failedFlight);
         const value = ctx.rawToolResult;
-        release(flight, { ok: true, value }, gen === generation ? save(key, value) : undefined);
+        let saved: PromiseLike<void> | undefined;
+        try {
+          saved = gen === generation ? save(key, value) : undefined;
+        } finally {
+          release(flight, { ok: true, value }, saved);
+        }
       },
       (e: unknown) => {
         release(flight, failedFlight);
@@ -189,17 +198,23 @@ export function cache(options: CacheOptions): CachePack {
     }
     // Claim the key before awaiting the store, so identical calls arriving meanwhile wait for this one.
     const flight = claim(key);
-    return Promise.resolve(got).then(
-      (entry) => {
-        if (!fresh(entry)) return run(ctx, next, key, flight);
-        hit(ctx, entry);
-        release(flight, { ok: true, value: entry.value });
-      },
-      (e: unknown) => {
-        storeFailed(e, "get");
-        return run(ctx, next, key, flight);
-      },
-    );
+    return Promise.resolve(got)
+      .then(
+        (entry) => {
+          if (!fresh(entry)) return run(ctx, next, key, flight);
+          release(flight, { ok: true, value: entry.value });
+          hit(ctx, entry);
+        },
+        (e: unknown) => {
+          storeFailed(e, "get");
+          return run(ctx, next, key, flight);
+        },
+      )
+      .then(undefined, (e: unknown) => {
+        // Whatever failed (a clock, a formatter), waiting followers must not hang; settling twice is a no-op.
+        release(flight, failedFlight);
+        throw e;
+      });
   }
 
   const forget = (matches: (key: string) => boolean): void => {

@@ -117,6 +117,69 @@ describe("cache: management and failures", () => {
     expect(c.stats().storeErrors).toBe(2);
   });
 
+  it("never strands followers: a throwing error reporter, a throwing formatter on an async hit", async () => {
+    const { search, runs, openGates } = setup();
+    const hooks = new ToolHooks();
+    const throwingSet: CacheStore = {
+      ...memoryCacheStore(),
+      get: () => undefined,
+      set: () => {
+        throw new Error("set down");
+      },
+    };
+    hooks.use(
+      cache({
+        tools: "web_search",
+        store: throwingSet,
+        onStoreError: () => {
+          throw new Error("reporter down too");
+        },
+      }),
+    );
+    const calls = Array.from({ length: 3 }, () => hooks.invoke(search, { query: "q" }));
+    await openGates();
+    expect((await Promise.all(calls)).map((o) => o.status)).toEqual(["ok", "ok", "ok"]);
+    expect(runs).toEqual(["q"]);
+
+    let formats = 0;
+    const picky = defineTool({
+      name: "picky",
+      execute: () => ({ v: "fresh" }),
+      formatResult: (raw: { v: string }) => {
+        if (raw.v === "cached" && formats++ === 0) throw new Error("cannot format");
+        return raw.v;
+      },
+    });
+    const asyncStore: CacheStore = {
+      get: async () => ({ value: { v: "cached" }, expiresAt: Number.POSITIVE_INFINITY }),
+      set: async () => {},
+      delete: async () => false,
+      deletePrefix: async () => 0,
+      clear: async () => {},
+    };
+    const hooks2 = new ToolHooks();
+    hooks2.use(cache({ tools: "picky", store: asyncStore }));
+    const outs = await Promise.all(Array.from({ length: 3 }, () => hooks2.invoke(picky, {})));
+    // The leader's hit failed to format, so its call ran the tool; the followers were served.
+    expect(outs.map((o) => o.result)).toEqual(["fresh", "cached", "cached"]);
+
+    let reads = 0;
+    const hooks3 = new ToolHooks();
+    hooks3.use(
+      cache({
+        tools: "picky",
+        store: asyncStore,
+        now: () => {
+          if (++reads === 2) throw new Error("clock skipped");
+          return 0;
+        },
+      }),
+    );
+    const third = await Promise.all(Array.from({ length: 3 }, () => hooks3.invoke(picky, {})));
+    // The leader failed while checking freshness: it ran the tool, and its followers ran on their own.
+    expect(third.map((o) => o.result)).toEqual(["fresh", "fresh", "fresh"]);
+  });
+
   it("bypasses inputs it cannot serialise faithfully", async () => {
     const tool = defineTool({
       name: "t",
