@@ -83,6 +83,7 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   /** @internal */ _reason: string | undefined = undefined;
   /** @internal block or respond happened: nothing further inside runs */ _settled = false;
   /** @internal */ _toolRan = false;
+  /** @internal set once the outcome is built: late calls from abandoned hooks change nothing */ _finished = false;
   /** @internal the error of a failed hook that blocked the call */ _failure: unknown = undefined;
   /** @internal counts block()/respond() calls so a middleware's trace can tell its own decisions */ _decisions = 0;
   /** @internal */ _wrappers: ExecutionWrapper[] | undefined = undefined;
@@ -152,6 +153,10 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
    * On the way out it withholds the tool's result.
    */
   block(reason?: string): void {
+    if (this._finished) return;
+    if (reason !== undefined && typeof reason !== "string") {
+      throw new TypeError(`toolware: ctx.block() takes a string reason, got ${typeof reason}`);
+    }
     this._status = "blocked";
     this._reason = reason;
     this._settled = true;
@@ -165,8 +170,11 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
    * result on the way out). The value is formatted like a tool result.
    */
   respond(value: O): void {
+    if (this._finished) return;
+    // Format first: a value that cannot be formatted must leave the call as it was.
+    const text = formatToolResult(this.tool, value);
     this.rawToolResult = value;
-    this.toolResult = formatToolResult(this.tool, value);
+    this.toolResult = text;
     this._status = "ok";
     this._reason = undefined;
     this._settled = true;

@@ -59,7 +59,11 @@ export function wrapMiddleware(rt: Runtime, h: RuntimeHook): (ctx: Ctx, next: Ko
     if (ok === "blocked") return undefined;
     if (ok === false) return next();
 
-    const t0 = rt.timing ? now() : 0;
+    const clocked = rt.timing || h.timeoutMs !== undefined;
+    const t0 = clocked ? now() : 0;
+    // Time spent inside next() belongs to the rest of the chain, not to this middleware.
+    let insideMs = 0;
+    let enteredAt = 0;
     const version = ctx._inputVersion;
     const decisions0 = ctx._decisions;
     let stage = BEFORE;
@@ -79,10 +83,12 @@ export function wrapMiddleware(rt: Runtime, h: RuntimeHook): (ctx: Ctx, next: Ko
       }
       stage = INSIDE;
       budget?.pause();
+      if (clocked) enteredAt = now();
       const d = ctx._decisions;
       resultAtNext = ctx.toolResult;
       const done = (): void => {
         stage = AFTER;
+        if (clocked) insideMs += now() - enteredAt;
         innerDecisions = ctx._decisions - d;
         resultAtNext = ctx.toolResult;
         budget?.resume();
@@ -110,10 +116,10 @@ export function wrapMiddleware(rt: Runtime, h: RuntimeHook): (ctx: Ctx, next: Ko
       }
       if (stage === BEFORE || stage === ABANDONED) {
         stage = ABANDONED;
-        if (fail(rt, ctx, h, "before", e, t0)) return undefined;
+        if (fail(rt, ctx, h, "before", e, t0 + insideMs)) return undefined;
         return ctx._settled ? undefined : next();
       }
-      fail(rt, ctx, h, "after", e, t0);
+      fail(rt, ctx, h, "after", e, t0 + insideMs);
       return undefined;
     };
 
@@ -122,6 +128,10 @@ export function wrapMiddleware(rt: Runtime, h: RuntimeHook): (ctx: Ctx, next: Ko
       if (stage === INSIDE && inner !== undefined) {
         // next() was called without await: the chain must still finish before this call does.
         return inner.then(finish, finish);
+      }
+      // Synchronous work cannot be interrupted by the timer: judge it once the middleware returns.
+      if (h.timeoutMs !== undefined && now() - t0 - insideMs > h.timeoutMs) {
+        return onError(new HookTimeoutError(h.name, h.timeoutMs));
       }
       if (stage === BEFORE && !ctx._settled) {
         stage = ABANDONED;
@@ -133,7 +143,7 @@ export function wrapMiddleware(rt: Runtime, h: RuntimeHook): (ctx: Ctx, next: Ko
         ctx._settled = true;
         ctx.toolResult = rt.formatFailed(ctx.toolName, error);
         rt.hookFailed(ctx, h, "before", error);
-        record(rt, ctx, h, "before", "failed", t0, error, error.message);
+        record(rt, ctx, h, "before", "failed", t0 + insideMs, error, error.message);
         return undefined;
       }
       const own = ctx._decisions - decisions0 - innerDecisions;
@@ -147,7 +157,7 @@ export function wrapMiddleware(rt: Runtime, h: RuntimeHook): (ctx: Ctx, next: Ko
             : ctx._inputVersion !== version
               ? "modified-input"
               : "proceeded";
-      record(rt, ctx, h, stage === BEFORE ? "before" : "around", action, t0);
+      record(rt, ctx, h, stage === BEFORE ? "before" : "around", action, t0 + insideMs);
       return undefined;
     };
 

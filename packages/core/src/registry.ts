@@ -244,7 +244,7 @@ export class HookRegistry<Events extends RegistryEvents = RegistryEvents> {
       const fnName = spec.fn.name === "fn" ? "" : spec.fn.name.replace(/^bound /, "");
       const merged: HookOptions = {
         ...own,
-        name: `${pack.name}:${own.name ?? (fnName || `${spec.kind}#${index}`)}`,
+        name: `${options?.name ?? pack.name}:${own.name ?? (fnName || `${spec.kind}#${index}`)}`,
       };
       if (options?.priority !== undefined) merged.priority = options.priority;
       if (options?.onError !== undefined) merged.onError = options.onError;

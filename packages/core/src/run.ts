@@ -106,10 +106,20 @@ export function fail(
     throw err;
   }
   if (h.policy === "continue") return false;
+  if (phase === "before") {
+    ctx.block(reason);
+    ctx._failure = error;
+    return true;
+  }
+  // On the way out: an earlier block keeps its own reason (nothing new is withheld); a failed
+  // tool keeps its error but its message is withheld too, as the failing hook may have been
+  // the one meant to clean it; an ok result is withheld and the call ends blocked.
+  if (ctx._status === "blocked") return true;
+  const failedTool = ctx._status === "error";
   ctx.block(reason);
-  // On the way out the tool already ran: say that its result was withheld.
-  if (phase === "after") ctx.toolResult = rt.formatWithheld(ctx.toolName, reason);
-  ctx._failure = error;
+  ctx.toolResult = rt.formatWithheld(ctx.toolName, reason);
+  if (failedTool) ctx._status = "error";
+  else ctx._failure = error;
   return true;
 }
 
@@ -181,13 +191,16 @@ function afterDone(
   h: RuntimeHook,
   result: unknown,
   prev: string | undefined,
-  blocked: boolean,
+  decisions: number,
   t0: number,
 ): void {
-  // A hook that blocks keeps the blocked message, whatever it returns.
-  const nowBlocked = !blocked && ctx._status === "blocked";
-  if (!nowBlocked && typeof result === "string") ctx.toolResult = result;
-  record(rt, ctx, h, "after", nowBlocked ? "blocked" : ctx.toolResult !== prev ? "modified-result" : "proceeded", t0);
+  // A hook that blocked or responded keeps that decision's result, whatever it returns.
+  if (ctx._decisions !== decisions) {
+    record(rt, ctx, h, "after", ctx._status === "blocked" ? "blocked" : "substituted", t0);
+    return;
+  }
+  if (typeof result === "string") ctx.toolResult = result;
+  record(rt, ctx, h, "after", ctx.toolResult !== prev ? "modified-result" : "proceeded", t0);
 }
 
 /** Runs adjacent after-hooks (stored outermost first) from the innermost out. */
@@ -198,7 +211,7 @@ export function runAfters(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[], 
     if (ok !== true) continue;
     const t0 = rt.timing || h.timeoutMs !== undefined ? now() : 0;
     const prev = ctx.toolResult;
-    const blocked = ctx._status === "blocked";
+    const decisions = ctx._decisions;
     let result: unknown;
     try {
       result = (h.fn as (c: Ctx) => unknown)(ctx);
@@ -210,7 +223,7 @@ export function runAfters(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[], 
       const next = i - 1;
       return Promise.resolve(bounded(result, h)).then(
         (value) => {
-          afterDone(rt, ctx, h, value, prev, blocked, t0);
+          afterDone(rt, ctx, h, value, prev, decisions, t0);
           return runAfters(rt, ctx, hooks, next);
         },
         (e: unknown) => {
@@ -223,7 +236,7 @@ export function runAfters(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[], 
       fail(rt, ctx, h, "after", new HookTimeoutError(h.name, h.timeoutMs as number), t0);
       continue;
     }
-    afterDone(rt, ctx, h, result, prev, blocked, t0);
+    afterDone(rt, ctx, h, result, prev, decisions, t0);
   }
 }
 

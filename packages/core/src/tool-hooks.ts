@@ -36,7 +36,7 @@ export interface ToolHooksOptions {
   /** Where `ctx.requestHumanInput` asks. Default: the terminal. */
   humanInput?: HumanInputProvider;
   messages?: ToolHooksMessages;
-  /** Where a failing event listener is reported. Default: `console.error`. */
+  /** Where a failing event listener (or message formatter) is reported. Default: `console.error`. */
   onListenerError?: (event: string, error: unknown) => void;
 }
 
@@ -74,6 +74,22 @@ export interface ExplainQuery {
 const POLICIES = new Set<HookErrorPolicy>(["block", "continue", "throw"]);
 const OPTION_KEYS = new Set(["onHookError", "timing", "humanInput", "messages", "onListenerError"]);
 const NONE = {};
+
+const MESSAGE_KEYS = new Set(["blocked", "withheld", "failed"]);
+
+function checkMessages(messages: ToolHooksMessages | undefined): ToolHooksMessages {
+  if (messages === undefined) return {};
+  if (messages === null || typeof messages !== "object") throw new TypeError("toolware: `messages` must be an object");
+  for (const [key, value] of Object.entries(messages)) {
+    if (!MESSAGE_KEYS.has(key)) {
+      throw new TypeError(`toolware: unknown message \`${key}\` (expected one of: blocked, withheld, failed)`);
+    }
+    if (value !== undefined && typeof value !== "function") {
+      throw new TypeError(`toolware: \`messages.${key}\` must be a function`);
+    }
+  }
+  return messages;
+}
 
 function defaultBlocked(toolName: string, reason: string | undefined): string {
   return reason === undefined || reason === ""
@@ -127,11 +143,39 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
       );
     }
     this.#policy = policy;
+    if (options.humanInput !== undefined && typeof options.humanInput !== "function") {
+      throw new TypeError("toolware: `humanInput` must be a function (request) => string | Promise<string>");
+    }
+    if (options.timing !== undefined && typeof options.timing !== "boolean") {
+      throw new TypeError("toolware: `timing` must be true or false");
+    }
+    if (options.onListenerError !== undefined && typeof options.onListenerError !== "function") {
+      throw new TypeError("toolware: `onListenerError` must be a function");
+    }
     this.#humanInput = options.humanInput ?? terminalHumanInput();
     this.#onListenerError = options.onListenerError;
-    const blocked = options.messages?.blocked ?? defaultBlocked;
-    const withheld = options.messages?.withheld ?? defaultWithheld;
-    const failed = options.messages?.failed ?? defaultFailed;
+    const messages = checkMessages(options.messages);
+    // A user formatter that throws must not break the call: fall back to the default text, and say so.
+    const safe = <A extends unknown[]>(
+      kind: string,
+      custom: ((...a: A) => string) | undefined,
+      fallback: (...a: A) => string,
+    ) =>
+      custom === undefined
+        ? fallback
+        : (...args: A): string => {
+            try {
+              const text = custom(...args);
+              if (typeof text === "string") return text;
+              throw new TypeError(`returned ${typeof text} instead of a string`);
+            } catch (error) {
+              this._reportListenerError(`messages.${kind}`, error);
+              return fallback(...args);
+            }
+          };
+    const blocked = safe("blocked", messages.blocked, defaultBlocked);
+    const withheld = safe("withheld", messages.withheld, defaultWithheld);
+    const failed = safe("failed", messages.failed, defaultFailed);
     this.#runtime = {
       timing: options.timing === true,
       hookFailed: (ctx, hook: RuntimeHook, phase, error) =>
@@ -170,7 +214,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     bindings: CallBindings = {},
   ): Promise<ToolCallOutcome<O>> {
     assertTool(tool);
-    const args = input ?? ({} as I);
+    const args = input === undefined ? ({} as I) : input;
     if (args === null || typeof args !== "object") {
       throw new TypeError(
         `toolware: the input of tool ${tool.name} must be an object, got ${args === null ? "null" : typeof args}`,
@@ -206,6 +250,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
       callId: ctx.callId,
       toolName: ctx.toolName,
     };
+    ctx._finished = true;
     if (status === "blocked") this._emit("call:blocked", { ctx, outcome, reason: outcome.reason });
     else if (status === "error") this._emit("call:error", { ctx, error: outcome.error, outcome });
     if (timed) this._emit("call:end", { ctx, outcome, durationMs: performance.now() - t0 });
