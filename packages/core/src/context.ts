@@ -143,6 +143,11 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
     return this._status === "blocked" ? this._reason : undefined;
   }
 
+  /** What the hooks that finished so far did (the outcome's trace, in completion order). */
+  get trace(): readonly TraceEntry[] {
+    return this._trace;
+  }
+
   /** True once the tool has been started. */
   get toolRan(): boolean {
     return this._toolRan;

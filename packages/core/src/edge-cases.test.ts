@@ -37,6 +37,41 @@ describe("middleware time accounting", () => {
   });
 });
 
+describe("abandoned middlewares", () => {
+  it("makes a late next() of a timed-out middleware wait for the chain run in its place", async () => {
+    const hooks = new ToolHooks();
+    let seen: string | undefined;
+    let lateDone: Promise<void> | undefined;
+    hooks.use(
+      async (ctx, next) => {
+        await wait(30);
+        lateDone = next().then(() => {
+          seen = ctx.toolResult;
+        });
+        await lateDone;
+      },
+      { timeoutMs: 10, onError: "continue", name: "sluggish" },
+    );
+    const slow = defineTool({ name: "slow", execute: () => wait(60).then(() => "done") });
+    const outcome = await hooks.invoke(slow, {});
+    expect(outcome).toMatchObject({ status: "ok", result: "done" });
+    await wait(40);
+    await lateDone;
+    expect(seen).toBe("done");
+  });
+
+  it("exposes the trace so far to the hooks", async () => {
+    const hooks = new ToolHooks();
+    let seen: string[] = [];
+    hooks.after((ctx) => {
+      seen = ctx.trace.map((t) => `${t.hook}:${t.action}`);
+    });
+    hooks.before(() => false, { name: "deny" });
+    await hooks.invoke(ok, {});
+    expect(seen).toEqual(["deny:blocked"]);
+  });
+});
+
 describe("failures on the way out keep earlier decisions", () => {
   it("keeps an earlier block's reason when an after-hook then fails", async () => {
     const hooks = new ToolHooks();

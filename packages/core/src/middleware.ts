@@ -68,12 +68,14 @@ export function wrapMiddleware(rt: Runtime, h: RuntimeHook): (ctx: Ctx, next: Ko
     const decisions0 = ctx._decisions;
     let stage = BEFORE;
     let inner: Promise<void> | undefined;
+    let skipped: Promise<void> | undefined;
     let innerDecisions = 0;
     let resultAtNext: string | undefined;
     const budget = h.timeoutMs === undefined ? undefined : new Budget(h, h.timeoutMs);
 
     const guardedNext: KoaNext = () => {
-      if (stage === ABANDONED) return Promise.resolve();
+      // An abandoned middleware's late next() runs nothing, but waits for the chain the engine ran in its place.
+      if (stage === ABANDONED) return skipped ?? Promise.resolve();
       if (stage !== BEFORE) {
         return Promise.reject(
           new ToolwareError(
@@ -117,7 +119,13 @@ export function wrapMiddleware(rt: Runtime, h: RuntimeHook): (ctx: Ctx, next: Ko
       if (stage === BEFORE || stage === ABANDONED) {
         stage = ABANDONED;
         if (fail(rt, ctx, h, "before", e, t0 + insideMs)) return undefined;
-        return ctx._settled ? undefined : next();
+        if (ctx._settled) return undefined;
+        const rest = next();
+        skipped = rest.then(
+          () => {},
+          () => {},
+        );
+        return rest;
       }
       fail(rt, ctx, h, "after", e, t0 + insideMs);
       return undefined;
