@@ -194,6 +194,9 @@ describe("options and inputs", () => {
     const pack = definePack({ name: "audit", hooks: [{ kind: "before", fn: function check() {} }] });
     hooks.use(pack, { name: "audit-eu" });
     expect(hooks.list().map((h) => h.name)).toEqual(["audit-eu:check"]);
+    const limiter = definePack({ name: "rate-limit", hooks: [{ kind: "before", fn: function rateLimit() {} }] });
+    hooks.use(limiter);
+    expect(hooks.list().map((h) => h.name)).toEqual(["audit-eu:check", "rate-limit"]);
   });
 
   it("never calls a formatter for calls that need none", async () => {

@@ -1,5 +1,6 @@
 import { EventEmitter } from "eventemitter3";
 import { type CompiledFilter, compileOptions, mergeFilters } from "./filter.js";
+import { normalizeName } from "./names.js";
 import { isPack, type Pack } from "./pack.js";
 import type {
   AfterToolCallHookType,
@@ -242,9 +243,12 @@ export class HookRegistry<Events extends RegistryEvents = RegistryEvents> {
       const own = spec.options ?? {};
       // `{ kind, fn: () => … }` names the function "fn", which says nothing: use its place in the pack instead.
       const fnName = spec.fn.name === "fn" ? "" : spec.fn.name.replace(/^bound /, "");
+      const prefix = options?.name ?? pack.name;
+      const part = own.name ?? (fnName || `${spec.kind}#${index}`);
+      // "rate-limit:rateLimit" says the same thing twice.
       const merged: HookOptions = {
         ...own,
-        name: `${options?.name ?? pack.name}:${own.name ?? (fnName || `${spec.kind}#${index}`)}`,
+        name: normalizeName(part) === normalizeName(prefix) ? prefix : `${prefix}:${part}`,
       };
       if (options?.priority !== undefined) merged.priority = options.priority;
       if (options?.onError !== undefined) merged.onError = options.onError;
