@@ -1,0 +1,183 @@
+/*
+ * The built-in detectors. Every one runs in time linear in the input: V8's
+ * regex engine backtracks, so each pattern is built to leave it nothing to try.
+ *
+ * - Each pattern starts with a literal or with a lookbehind that refuses to
+ *   start inside a run of the characters it consumes, so a long run is entered
+ *   from one position only (not from each of its n positions, which is what
+ *   makes `\w+@` quadratic on "aaaa…").
+ * - Inside a pattern, every quantified class is followed by a character it
+ *   cannot contain (`[\w-]+` then `\.`), so giving characters back can never
+ *   produce a new match; there are no nested quantifiers over overlapping
+ *   classes and no alternatives that can match the same text.
+ * - What a regex cannot do linearly is done by hand: key/value pairs match only
+ *   `key:` and read the value with a sticky regex when the key is sensitive;
+ *   card numbers are runs of digit groups checked in code (at most 19 digits per
+ *   window); private-key blocks are found with indexOf.
+ * The tests run each detector on 100 000-character adversarial strings.
+ */
+import { normalizeName } from "@toolware/core";
+
+/** What a redaction hides. */
+export type RedactKind = "secret" | "email" | "card" | "custom";
+
+export type Placeholders = Readonly<Record<RedactKind, string>>;
+
+/** Provider key shapes, each anchored on a literal prefix. */
+export const TOKEN_PATTERNS: readonly RegExp[] = [
+  // OpenAI / Anthropic style: sk-…, sk-proj-…, sk-ant-api03-… (needs a digit, so "sk-learn-tutorial" is left alone)
+  /(?<![\w-])sk-(?=[\w-]*\d)[\w-]{20,}/g,
+  // Stripe secret and restricted keys, webhook secrets
+  /(?<![\w-])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g,
+  /(?<![\w-])whsec_[A-Za-z0-9]{16,}/g,
+  // GitHub tokens and fine-grained PATs
+  /(?<![\w-])gh[pousr]_[A-Za-z0-9]{30,}/g,
+  /(?<![\w-])github_pat_\w{30,}/g,
+  // AWS access key ids
+  /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])/g,
+  // Slack tokens
+  /(?<![\w-])xox[abposr]-[A-Za-z0-9-]{10,}/g,
+  // Google API keys
+  /(?<![\w-])AIza[\w-]{35}(?![\w-])/g,
+  // JSON Web Tokens: three base64url parts, the first two starting with "eyJ" ({")
+  /(?<![\w-])eyJ[\w-]{5,}\.eyJ[\w-]{5,}\.[\w-]*/g,
+];
+
+/** `scheme://user:password@host`: keeps the user, hides the password. */
+export const URL_CREDENTIALS =
+  /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/[^\s/?#@:]{0,256}:)[^\s/?#@]{1,256}(?=@)/g;
+
+/** `Bearer <token>` (case-insensitive): keeps the word, hides the token. */
+export const BEARER = /(?<![\w-])(bearer[ \t]+)[\w.~+/-]{16,}=*/gi;
+
+/** An e-mail address. */
+export const EMAIL = /(?<![\w.%+-])[\w.%+-]+@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?![\w-])/g;
+
+// `key:` or `"key" =`; the value is read separately (see readValue) only for sensitive keys.
+const KEY = /(?<![\w.-])(["']?)([A-Za-z_][\w.-]*)\1[ \t]*[:=][ \t]*/g;
+// A quoted value (escapes allowed, closing quote optional so it cannot fail), or a bare one,
+// optionally after an auth scheme word that is kept.
+const VALUE =
+  /"(?:[^"\\\r\n]|\\.)*"?|'(?:[^'\\\r\n]|\\.)*'?|(?:(?:Bearer|Basic|Digest|Token|Bot)[ \t]+)?[^\s"'`,;&<>{}()[\]]+/iy;
+const SCHEME = /^(?:Bearer|Basic|Digest|Token|Bot)[ \t]+/i;
+const SCHEME_WORD = /^(?:Bearer|Basic|Digest|Token|Bot)$/i;
+
+/** Key names whose values are secrets (matched on the whole key or its last words, normalised). */
+export const DEFAULT_SECRET_KEYS: readonly string[] = [
+  "password",
+  "passwd",
+  "pwd",
+  "pass",
+  "passphrase",
+  "secret",
+  "token",
+  "api_key",
+  "apikey",
+  "access_key",
+  "secret_key",
+  "private_key",
+  "client_secret",
+  "authorization",
+  "auth",
+  "credential",
+  "credentials",
+  "cookie",
+  "session_id",
+  "sessionid",
+  "cvv",
+  "cvc",
+];
+
+/** Builds the sensitive-key test: `db.password`, `X-Api-Key`, `githubToken` all qualify. */
+export function secretKeyTest(keys: readonly string[]): (key: string) => boolean {
+  const terms = keys.map((k) => normalizeName(k)).filter((k) => k !== "");
+  const exact = new Set(terms);
+  const suffixes = terms.map((t) => `_${t}`);
+  // A cheap first look (letters only, lower-cased) rules out most keys before normalizeName runs.
+  const tails = [...new Set(terms.map((t) => t.replaceAll("_", "")))];
+  const seen = new Map<string, boolean>();
+  const decide = (key: string): boolean => {
+    const letters = key.toLowerCase().replace(/[^a-z0-9]/g, "");
+    if (!tails.some((t) => letters.endsWith(t))) return false;
+    const k = normalizeName(key);
+    return exact.has(k) || suffixes.some((s) => k.endsWith(s));
+  };
+  return (key) => {
+    let hit = seen.get(key);
+    if (hit === undefined) {
+      hit = decide(key);
+      // Keys repeat (JSON arrays of records); the bound keeps adversarial input from growing the cache.
+      if (seen.size >= 1024) seen.clear();
+      seen.set(key, hit);
+    }
+    return hit;
+  };
+}
+
+/** Hides the values of sensitive `key: value` / `key=value` pairs, keeping quotes and auth scheme words. */
+export function redactPairs(text: string, isSecret: (key: string) => boolean, placeholder: string): string {
+  if (!text.includes(":") && !text.includes("=")) return text;
+  let out = "";
+  let last = 0;
+  KEY.lastIndex = 0;
+  for (let m = KEY.exec(text); m !== null; m = KEY.exec(text)) {
+    const valueStart = m.index + m[0].length;
+    if (!isSecret(m[2] as string)) continue;
+    VALUE.lastIndex = valueStart;
+    const v = VALUE.exec(text);
+    if (v === null) continue;
+    const raw = v[0];
+    // "Authorization: Bearer [REDACTED]": the token was already hidden, keep the scheme word.
+    if (SCHEME_WORD.test(raw)) {
+      let k = valueStart + raw.length;
+      while (text[k] === " " || text[k] === "\t") k++;
+      if (k > valueStart + raw.length && text.startsWith(placeholder, k)) continue;
+    }
+    let replacement: string;
+    if (raw.startsWith('"') || raw.startsWith("'")) {
+      const q = raw[0] as string;
+      replacement = raw.length > 1 && raw.endsWith(q) ? `${q}${placeholder}${q}` : `${q}${placeholder}`;
+    } else {
+      const scheme = SCHEME.exec(raw)?.[0];
+      // `"key": 12345` is JSON: a quoted placeholder keeps it parseable.
+      if (scheme === undefined && m[1] === '"' && m[0].includes(":")) replacement = `"${placeholder}"`;
+      else replacement = (scheme ?? "") + placeholder;
+    }
+    out += text.slice(last, valueStart) + replacement;
+    last = valueStart + raw.length;
+    KEY.lastIndex = last;
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+const BEGIN = "-----BEGIN ";
+const BEGIN_LINE = /-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----/y;
+const END_LINE = /-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----/y;
+
+/** Hides PEM/PGP private-key blocks; an unterminated block is hidden to the end of the text. */
+export function redactPrivateKeys(text: string, placeholder: string): string {
+  let at = text.indexOf(BEGIN);
+  if (at === -1) return text;
+  let out = "";
+  let last = 0;
+  while (at !== -1) {
+    BEGIN_LINE.lastIndex = at;
+    if (!BEGIN_LINE.test(text)) {
+      at = text.indexOf(BEGIN, at + 1);
+      continue;
+    }
+    let end = -1;
+    for (let e = text.indexOf("-----END ", BEGIN_LINE.lastIndex); e !== -1; e = text.indexOf("-----END ", e + 1)) {
+      END_LINE.lastIndex = e;
+      if (END_LINE.test(text)) {
+        end = END_LINE.lastIndex;
+        break;
+      }
+    }
+    out += text.slice(last, at) + placeholder;
+    if (end === -1) return out; // fail closed: no end marker, hide the rest
+    last = end;
+    at = text.indexOf(BEGIN, end);
+  }
+  return out + text.slice(last);
+}

@@ -1,0 +1,189 @@
+import { isCardNumber, redactCards } from "./cards.js";
+import {
+  BEARER,
+  DEFAULT_SECRET_KEYS,
+  EMAIL,
+  type Placeholders,
+  redactPairs,
+  redactPrivateKeys,
+  secretKeyTest,
+  TOKEN_PATTERNS,
+  URL_CREDENTIALS,
+} from "./detectors.js";
+
+/** What the redaction functions take (the pack takes these and a few more). */
+export interface RedactTextOptions {
+  /** API keys, tokens, JWTs, bearer tokens, private keys, URL passwords, `key=value` secrets. Default true. */
+  secrets?: boolean;
+  /** E-mail addresses. Default true. */
+  emails?: boolean;
+  /** Luhn-valid card numbers, plain or grouped with spaces or dashes. Default true. */
+  cards?: boolean;
+  /** More key names whose values are secrets (added to the defaults, matched normalised). */
+  keys?: readonly string[];
+  /** Your own patterns: a RegExp, or a string matched literally. Their matches become `placeholders.custom`. */
+  patterns?: readonly (RegExp | string)[];
+  /** Functions applied last, in order, to every string. */
+  replacers?: readonly ((text: string) => string)[];
+  /** What replaces each kind of match. */
+  placeholders?: Partial<Placeholders>;
+  /** `redactValue` replaces anything nested deeper than this. Default 64. */
+  maxDepth?: number;
+}
+
+/** Compiled redaction functions. */
+export interface Redactor {
+  /** Redacts a string. */
+  text(text: string): string;
+  /** Returns a redacted deep copy of a value (strings, numbers, keys, arrays, objects, Maps, Sets). */
+  value(value: unknown): unknown;
+}
+
+const DEFAULT_PLACEHOLDERS: Placeholders = {
+  secret: "[REDACTED]",
+  email: "[EMAIL-REDACTED]",
+  card: "[CARD-REDACTED]",
+  custom: "[REDACTED]",
+};
+export const PREFIX = "toolware/redact";
+const OPTION_KEYS = ["secrets", "emails", "cards", "keys", "patterns", "replacers", "placeholders", "maxDepth"];
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function compilePatterns(patterns: unknown): RegExp[] {
+  if (patterns === undefined) return [];
+  if (!Array.isArray(patterns)) throw new TypeError(`${PREFIX}: \`patterns\` must be an array of RegExps or strings`);
+  return patterns.map((p, i) => {
+    if (p instanceof RegExp) return new RegExp(p.source, p.flags.includes("g") ? p.flags : `${p.flags}g`);
+    if (typeof p === "string" && p !== "") return new RegExp(escapeRegExp(p), "g");
+    throw new TypeError(`${PREFIX}: patterns[${i}] must be a RegExp or a non-empty string`);
+  });
+}
+
+/** Checks the shared options; `extra` lists keys the caller handles. */
+export function checkRedactOptions(options: unknown, extra: readonly string[] = []): RedactTextOptions {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== "object") throw new TypeError(`${PREFIX}: options must be an object`);
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.includes(key) && !extra.includes(key)) throw new TypeError(`${PREFIX}: unknown option \`${key}\``);
+  }
+  const o = options as RedactTextOptions;
+  for (const k of ["secrets", "emails", "cards"] as const) {
+    if (o[k] !== undefined && typeof o[k] !== "boolean") throw new TypeError(`${PREFIX}: \`${k}\` must be a boolean`);
+  }
+  if (
+    o.keys !== undefined &&
+    (!Array.isArray(o.keys) || o.keys.some((k) => typeof k !== "string" || k.trim() === ""))
+  ) {
+    throw new TypeError(`${PREFIX}: \`keys\` must be an array of key names`);
+  }
+  if (o.replacers !== undefined && (!Array.isArray(o.replacers) || o.replacers.some((r) => typeof r !== "function"))) {
+    throw new TypeError(`${PREFIX}: \`replacers\` must be an array of functions`);
+  }
+  if (o.placeholders !== undefined) {
+    if (o.placeholders === null || typeof o.placeholders !== "object") {
+      throw new TypeError(`${PREFIX}: \`placeholders\` must be an object`);
+    }
+    for (const [k, v] of Object.entries(o.placeholders)) {
+      if (!(k in DEFAULT_PLACEHOLDERS)) throw new TypeError(`${PREFIX}: unknown placeholder \`${k}\``);
+      if (typeof v !== "string") throw new TypeError(`${PREFIX}: placeholders.${k} must be a string`);
+    }
+  }
+  if (o.maxDepth !== undefined && !(Number.isInteger(o.maxDepth) && o.maxDepth > 0)) {
+    throw new TypeError(`${PREFIX}: \`maxDepth\` must be a positive integer`);
+  }
+  return o;
+}
+
+/** Compiles options into text and value redaction functions. */
+export function createRedactor(options?: RedactTextOptions): Redactor {
+  const o = checkRedactOptions(options);
+  const custom = compilePatterns(o.patterns);
+  const replacers = [...(o.replacers ?? [])];
+  const ph: Placeholders = { ...DEFAULT_PLACEHOLDERS, ...o.placeholders };
+  const secrets = o.secrets !== false;
+  const emails = o.emails !== false;
+  const cards = o.cards !== false;
+  const maxDepth = o.maxDepth ?? 64;
+  const isSecretKey = secretKeyTest([...DEFAULT_SECRET_KEYS, ...(o.keys ?? [])]);
+
+  const text = (input: string): string => {
+    let s = input;
+    if (secrets) {
+      s = redactPrivateKeys(s, ph.secret);
+      if (s.includes("://")) s = s.replace(URL_CREDENTIALS, `$1${ph.secret}`);
+      for (const re of TOKEN_PATTERNS) s = s.replace(re, ph.secret);
+      s = s.replace(BEARER, `$1${ph.secret}`);
+      s = redactPairs(s, isSecretKey, ph.secret);
+    }
+    if (emails && s.includes("@")) s = s.replace(EMAIL, ph.email);
+    if (cards) s = redactCards(s, ph.card);
+    // An empty match would put a placeholder between every two characters.
+    for (const re of custom) s = s.replace(re, (m) => (m === "" ? m : ph.custom));
+    for (const r of replacers) {
+      const next = r(s);
+      if (typeof next !== "string") throw new TypeError(`${PREFIX}: a replacer returned ${typeof next}, not a string`);
+      s = next;
+    }
+    return s;
+  };
+
+  const value = (input: unknown): unknown => {
+    // Clones map to their originals' clones, so shared and cyclic structure is kept, not unrolled.
+    const seen = new Map<object, unknown>();
+    const walk = (v: unknown, depth: number): unknown => {
+      if (typeof v === "string") return text(v);
+      if ((typeof v === "number" && Number.isInteger(v)) || typeof v === "bigint") {
+        return cards && isCardNumber(v.toString()) ? ph.card : v;
+      }
+      if (v === null || typeof v !== "object") return v;
+      const known = seen.get(v);
+      if (known !== undefined || seen.has(v)) return known;
+      if (depth >= maxDepth) return `${ph.secret} (nested too deeply)`;
+      if (v instanceof Date || ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return v;
+      if (Array.isArray(v)) {
+        const out: unknown[] = [];
+        seen.set(v, out);
+        for (const item of v) out.push(walk(item, depth + 1));
+        return out;
+      }
+      if (v instanceof Map) {
+        const out = new Map<unknown, unknown>();
+        seen.set(v, out);
+        for (const [k, item] of v) {
+          const secret = typeof k === "string" && secrets && isSecretKey(k) && item !== null && item !== undefined;
+          out.set(walk(k, depth + 1), secret ? ph.secret : walk(item, depth + 1));
+        }
+        return out;
+      }
+      if (v instanceof Set) {
+        const out = new Set<unknown>();
+        seen.set(v, out);
+        for (const item of v) out.add(walk(item, depth + 1));
+        return out;
+      }
+      if (v instanceof Error) return { name: v.name, message: text(v.message) };
+      const source =
+        typeof (v as { toJSON?: unknown }).toJSON === "function" ? (v as { toJSON(): unknown }).toJSON() : v;
+      if (source !== v) return walk(source, depth + 1);
+      const out: Record<string, unknown> = {};
+      seen.set(v, out);
+      for (const [k, item] of Object.entries(v)) {
+        const secret = secrets && isSecretKey(k) && item !== null && item !== undefined;
+        // defineProperty: an own "__proto__" key must stay a key, not become the prototype.
+        Object.defineProperty(out, text(k), {
+          value: secret ? ph.secret : walk(item, depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      return out;
+    };
+    return walk(input, 0);
+  };
+
+  return { text, value };
+}
