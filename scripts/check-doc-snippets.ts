@@ -3,11 +3,14 @@
  * tsconfig type-checks. A block whose first line is `// snippet: <file>` must
  * equal `docs/snippets/<file>` (that first line included), so a snippet that
  * stops compiling fails `tsc` and a block that drifts from its file fails here.
+ * Every other ```ts / ```typescript block is an error too (it would not be
+ * compiled), except on exempt pages: `docs/packs/*.md` by default, which the
+ * pack authors keep. `docs/api` (generated) and `docs/snippets` are not read.
  *
  * Run: `npx tsx scripts/check-doc-snippets.ts` to check, `--write` to copy the files into the blocks.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** Where to look, and whether to repair drifted blocks. */
@@ -16,8 +19,16 @@ export interface SnippetCheckOptions {
   root?: string;
   /** Rewrite drifted blocks from their files instead of reporting them. */
   write?: boolean;
-  /** Pages (relative to the root) in which every ```ts block must be a snippet. */
+  /**
+   * Pages (relative to the root) that must exist. They are strict like every page that is not exempt, and stay
+   * strict even under an exempt prefix.
+   */
   strictPages?: readonly string[];
+  /**
+   * Path prefixes (relative to the root, with `/`) of pages whose TypeScript blocks need no snippet marker; such
+   * blocks are listed in `unchecked` instead. Default `["docs/packs/"]`.
+   */
+  exempt?: readonly string[];
 }
 
 /** What {@link checkDocSnippets} found. */
@@ -28,6 +39,8 @@ export interface SnippetReport {
   readonly problems: readonly string[];
   /** Pages rewritten by `write: true`. */
   readonly written: readonly string[];
+  /** `page:line` of the TypeScript blocks on exempt pages that are not snippets, so not compiled. */
+  readonly unchecked: readonly string[];
 }
 
 /** One fenced TypeScript block of a page. */
@@ -43,6 +56,7 @@ export interface CodeBlock {
 }
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DEFAULT_EXEMPT = ["docs/packs/"];
 const SNIPPET = /^\/\/ snippet: (\S+)\s*$/;
 const TS_FENCE = /^(\s*)(`{3,}|~{3,})\s*(ts|typescript|tsx)\b/;
 
@@ -116,24 +130,28 @@ export function checkDocSnippets(options: SnippetCheckOptions = {}): SnippetRepo
   const docsDir = join(root, "docs");
   const snippetsDir = join(docsDir, "snippets");
   const strict = new Set(options.strictPages ?? []);
+  const exempt = options.exempt ?? DEFAULT_EXEMPT;
   const problems: string[] = [];
   const written: string[] = [];
+  const unchecked: string[] = [];
   const used = new Set<string>();
   let checked = 0;
 
   for (const page of markdownFiles(docsDir)) {
-    const rel = relative(root, page);
+    const rel = relative(root, page).split(sep).join("/");
+    const lenient = !strict.has(rel) && exempt.some((prefix) => rel.startsWith(prefix));
     const lines = readFileSync(page, "utf8").split(/\r?\n/);
     const blocks = tsBlocks(lines.join("\n"));
     let changed = false;
     const pageProblems: string[] = [];
+    const pageUnchecked: string[] = [];
     // Replace from the last block up, so earlier line numbers stay valid.
     for (const block of [...blocks].reverse()) {
       const where = `${rel}:${block.line}`;
       const match = SNIPPET.exec(block.body[0] ?? "");
       if (match === null) {
-        if (strict.has(rel))
-          pageProblems.push(`${where}: a TypeScript block without a \`// snippet: <file>\` first line`);
+        if (lenient) pageUnchecked.push(where);
+        else pageProblems.push(`${where}: a TypeScript block without a \`// snippet: <file>\` first line`);
         continue;
       }
       const name = match[1] as string;
@@ -158,6 +176,7 @@ export function checkDocSnippets(options: SnippetCheckOptions = {}): SnippetRepo
       }
     }
     problems.push(...pageProblems.reverse());
+    unchecked.push(...pageUnchecked.reverse());
     if (changed) {
       writeFileSync(page, lines.join("\n"));
       written.push(rel);
@@ -183,13 +202,17 @@ export function checkDocSnippets(options: SnippetCheckOptions = {}): SnippetRepo
       }
     }
   }
-  return { checked, problems, written };
+  return { checked, problems, written, unchecked };
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const report = checkDocSnippets({ write: process.argv.includes("--write") });
   for (const page of report.written) console.log(`rewrote blocks in ${page}`);
   for (const problem of report.problems) console.error(problem);
+  if (report.unchecked.length > 0) {
+    console.log(`${report.unchecked.length} TypeScript blocks on exempt pages are not snippets (not compiled):`);
+    for (const where of report.unchecked) console.log(`  ${where}`);
+  }
   console.log(`${report.checked} snippet blocks checked, ${report.problems.length} problems`);
   if (report.problems.length > 0) process.exitCode = 1;
 }

@@ -4,23 +4,35 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkDocSnippets, tsBlocks } from "../../../scripts/check-doc-snippets.js";
 
-// The core guide pages: every TypeScript block in them must be a checked snippet.
-const CORE_PAGES = [
+// The guide's pages, in the seed document's chapter order: they must exist, and (like every page outside
+// docs/packs) hold no TypeScript block that is not a checked snippet.
+const GUIDE_PAGES = [
   "docs/README.md",
-  "docs/concepts.md",
+  "docs/overview.md",
   "docs/hooks.md",
+  "docs/concepts.md",
   "docs/context.md",
+  "docs/modifying-inputs.md",
   "docs/registration.md",
+  "docs/packs.md",
+  "docs/hook-management.md",
+  "docs/advanced-patterns.md",
+  "docs/best-practices.md",
   "docs/error-handling.md",
+  "docs/type-safety.md",
+  "docs/integrations.md",
   "docs/troubleshooting.md",
+  "docs/coming-from-crewai.md",
+  "docs/zh/overview.md",
+  "docs/zh/coming-from-crewai.md",
 ];
 
 describe("docs snippets in this repository", () => {
   it("keeps every `// snippet:` block identical to its file, with no orphan files", () => {
-    const report = checkDocSnippets({ strictPages: CORE_PAGES });
+    const report = checkDocSnippets({ strictPages: GUIDE_PAGES });
     expect(report.problems).toEqual([]);
     // Guards against a checker that silently finds nothing.
-    expect(report.checked).toBeGreaterThanOrEqual(30);
+    expect(report.checked).toBeGreaterThanOrEqual(80);
   });
 });
 
@@ -66,7 +78,8 @@ describe("checkDocSnippets on a fixture", () => {
       "_support.ts": "export {};\n",
       "b.ts": "x;\n",
     });
-    const loose = checkDocSnippets({ root: dir });
+    const loose = checkDocSnippets({ root: dir, exempt: ["docs/"] });
+    expect(loose.unchecked).toEqual(["docs/page.md:5"]);
     expect(loose.problems).toEqual([
       "docs/page.md:1: docs/snippets/gone.ts does not exist",
       expect.stringContaining("docs/page.md:9: the block differs from docs/snippets/b.ts"),
@@ -76,6 +89,24 @@ describe("checkDocSnippets on a fixture", () => {
     const strict = checkDocSnippets({ root: dir, strictPages: ["docs/page.md", "docs/missing.md"] });
     expect(strict.problems).toContain("docs/page.md:5: a TypeScript block without a `// snippet: <file>` first line");
     expect(strict.problems).toContain("docs/missing.md: the page does not exist");
+  });
+
+  it("is strict on every page by default, except the pack pages; nested folders such as docs/zh included", () => {
+    const block = `${FENCE}typescript\nconst free = 1;\n${FENCE}\n`;
+    const dir = fixture("# Page\n", {});
+    mkdirSync(join(dir, "docs/zh"));
+    mkdirSync(join(dir, "docs/packs"));
+    mkdirSync(join(dir, "docs/api"));
+    writeFileSync(join(dir, "docs/zh/overview.md"), block);
+    writeFileSync(join(dir, "docs/packs/cache.md"), block);
+    writeFileSync(join(dir, "docs/api/index.md"), block);
+    const report = checkDocSnippets({ root: dir });
+    expect(report.problems).toEqual([
+      "docs/zh/overview.md:1: a TypeScript block without a `// snippet: <file>` first line",
+    ]);
+    expect(report.unchecked).toEqual(["docs/packs/cache.md:1"]);
+    // A page named in strictPages is strict even under an exempt prefix.
+    expect(checkDocSnippets({ root: dir, strictPages: ["docs/packs/cache.md"] }).problems).toHaveLength(2);
   });
 
   it("ignores TypeScript fences nested in other fenced blocks", () => {
