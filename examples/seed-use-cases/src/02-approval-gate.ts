@@ -35,7 +35,7 @@ export async function main(log: (line: string) => void = console.log): Promise<A
 
   const human = scriptedHumanInput([
     "yes", // send_email
-    "no, wrong recipient", // make_purchase
+    "no, over budget", // make_purchase
     'edit {"path":"tmp/old-report.txt"}', // delete_file: approve, but only the copy in tmp/
     "YES please", // send_email: not an explicit yes, so denied
     "always", // post_message: approved for the rest of this run

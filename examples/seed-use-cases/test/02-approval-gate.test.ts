@@ -10,7 +10,7 @@ describe("02 approval gate", () => {
       {
         label: "make_purchase",
         status: "blocked",
-        reason: 'a human did not approve make_purchase (answer: "no, wrong recipient")',
+        reason: 'a human did not approve make_purchase (answer: "no, over budget")',
       },
       { label: "delete_file", status: "ok" },
       {

@@ -110,11 +110,12 @@ describe("approval: answers", () => {
 describe("approval: failing, hanging and cancelled providers (fail closed)", () => {
   it("denies when the provider throws", async () => {
     const { hooks } = setup(() => {
-      throw new Error("no terminal");
+      throw new Error(`no terminal\nfor the question:\n${"x".repeat(500)}`);
     });
     const out = await hooks.invoke(sendEmail, {});
     expect(out.status).toBe("blocked");
-    expect(out.reason).toMatch(/^approval for send_email could not be requested: .*no terminal/);
+    expect(out.reason).toMatch(/^approval for send_email could not be requested: .*no terminal for the question: x+…$/);
+    expect(out.reason?.length).toBeLessThan(300);
     expect(received).toEqual([]);
   });
 

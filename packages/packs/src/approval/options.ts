@@ -164,6 +164,12 @@ export function defaultMessageFor(w: AnswerWords, remember: string): string {
   return text;
 }
 
+// Provider errors can quote the whole prompt: keep the reason on one short line.
+function oneLine(text: string | undefined): string {
+  const flat = (text ?? "").replace(/\s+/g, " ").trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+
 /** The reason the agent reads when a call was not approved. */
 export function defaultReason(d: ApprovalDecision, timeoutMs: number): string {
   const tool = d.toolName;
@@ -175,11 +181,11 @@ export function defaultReason(d: ApprovalDecision, timeoutMs: number): string {
     case "cancelled":
       return `the call to ${tool} was cancelled while waiting for approval`;
     case "unavailable":
-      return `approval for ${tool} could not be requested: ${d.detail}`;
+      return `approval for ${tool} could not be requested: ${oneLine(d.detail)}`;
     case "invalid-answer":
-      return `the approval answer for ${tool} could not be read: ${d.detail}`;
+      return `the approval answer for ${tool} could not be read: ${oneLine(d.detail)}`;
     default: {
-      if (d.detail !== undefined) return `${tool} was not approved: ${d.detail}`;
+      if (d.detail !== undefined) return `${tool} was not approved: ${oneLine(d.detail)}`;
       const answer = (d.answer ?? "").trim();
       if (answer === "") return `a human did not approve ${tool}`;
       const shown = answer.length > 200 ? `${answer.slice(0, 200)}…` : answer;

@@ -62,7 +62,14 @@ const VALUE =
 const SCHEME = /^(?:Bearer|Basic|Digest|Token|Bot)[ \t]+/i;
 const SCHEME_WORD = /^(?:Bearer|Basic|Digest|Token|Bot)$/i;
 
-/** Key names whose values are secrets (matched on the whole key or its last words, normalised). */
+/**
+ * Key names whose values are secrets (matched on the whole key or its last words, normalised).
+ *
+ * @example
+ * ```ts
+ * DEFAULT_SECRET_KEYS.includes("password"); // true: always on; redact({ keys }) adds more
+ * ```
+ */
 export const DEFAULT_SECRET_KEYS: readonly string[] = [
   "password",
   "passwd",
