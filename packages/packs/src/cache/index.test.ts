@@ -61,7 +61,7 @@ describe("cache: hits and misses", () => {
     expect(second.status).toBe("ok");
     expect(second.result).toBe(first.result);
     expect(second.raw).toBe(first.raw);
-    expect(second.trace.map((e) => `${e.hook}:${e.action}`)).toEqual(["cache:cache:substituted"]);
+    expect(second.trace.map((e) => `${e.hook}:${e.action}`)).toEqual(["cache:substituted"]);
     expect(c.stats()).toEqual({ hits: 1, misses: 1, dedupes: 0, bypassed: 0, stored: 1, storeErrors: 0, inFlight: 0 });
   });
 

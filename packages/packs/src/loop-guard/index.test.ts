@@ -211,7 +211,7 @@ describe("loopGuard: failures and options", () => {
     await blockHooks.invoke(search, {});
     const out = await blockHooks.invoke(search, {});
     expect(out.status).toBe("blocked");
-    expect(out.reason).toBe("hook loop-guard:loopGuard failed: pager down");
+    expect(out.reason).toBe("hook loop-guard failed: pager down");
     expect(ran).toHaveLength(3);
   });
 

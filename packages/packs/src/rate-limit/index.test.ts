@@ -177,7 +177,7 @@ describe("rateLimit: keys", () => {
     expect((await hooks.invoke(search, { query: "u1/b" })).reason).toContain("Rate limit exceeded for user:u1");
     const boom = await hooks.invoke(search, { query: "boom" });
     expect(boom.status).toBe("blocked");
-    expect(boom.reason).toBe("hook rate-limit:rateLimit failed: no key");
+    expect(boom.reason).toBe("hook rate-limit failed: no key");
     const bad = await hooks.invoke(search, { query: "bad" });
     expect(bad.status).toBe("blocked");
     expect(bad.reason).toContain("`key` returned number");
@@ -250,7 +250,7 @@ describe("rateLimit: stores and failures", () => {
     const off = hooks.use(down);
     const out = await hooks.invoke(search, { query: "x" });
     expect(out.status).toBe("blocked");
-    expect(out.reason).toBe("hook rate-limit:rateLimit failed: redis down");
+    expect(out.reason).toBe("hook rate-limit failed: redis down");
     off();
     hooks.use(rateLimit({ max: 10, per: "1m", store: { hit: () => ({ ok: true }) as unknown as RateLimitDecision } }));
     const nonsense = await hooks.invoke(search, { query: "x" });
