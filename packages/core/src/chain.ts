@@ -2,7 +2,7 @@ import compose from "koa-compose";
 import type { ToolCallHookContext } from "./context.js";
 import type { Agent } from "./entities.js";
 import { wrapMiddleware } from "./middleware.js";
-import { normalizeName } from "./names.js";
+import { nameForms } from "./names.js";
 import type { Registration } from "./registry.js";
 import { type Runtime, type RuntimeHook, runAfters, runBefores, runTool } from "./run.js";
 import type { HookErrorPolicy, LayerKind } from "./types.js";
@@ -46,16 +46,16 @@ export function selectHooks(
   toolName: string,
   agent: Agent | undefined,
 ): Registration[] {
-  const normalizedTool = normalizeName(toolName);
+  const toolForms = nameForms(toolName);
   const role = agent?.role;
-  const normalizedRole = role === undefined ? undefined : normalizeName(role);
+  const roleForms = role === undefined ? undefined : nameForms(role);
   const selected: Registration[] = [];
   for (const regs of layers) {
     for (const r of regs) {
-      if (!r.filter.tools.every((t) => t(toolName, normalizedTool))) continue;
+      if (!r.filter.tools.every((t) => toolForms.some((form) => t(toolName, form)))) continue;
       if (r.filter.agents.length > 0) {
-        if (role === undefined || normalizedRole === undefined) continue;
-        if (!r.filter.agents.every((t) => t(role, normalizedRole))) continue;
+        if (role === undefined || roleForms === undefined) continue;
+        if (!r.filter.agents.every((t) => roleForms.some((form) => t(role, form)))) continue;
       }
       selected.push(r);
     }

@@ -19,11 +19,20 @@ export type ExecutionWrapper = (
   signal: AbortSignal,
 ) => Promise<unknown>;
 
-/** What `requestHumanInput` hands to the provider. @internal */
+/** Per-question options of `requestHumanInput`. */
+export interface HumanInputOptions {
+  /** Stop waiting when this aborts (the call's own signal always applies too). */
+  signal?: AbortSignal;
+  /** Give up after this many milliseconds (rejects with `HumanInputTimeoutError`). */
+  timeoutMs?: number;
+}
+
+/** What `requestHumanInput` hands to the `ToolHooks`. @internal */
 export type HumanInputFn = (
   ctx: ToolCallHookContext,
   prompt: string,
   defaultMessage: string | undefined,
+  options: HumanInputOptions | undefined,
 ) => Promise<string>;
 
 /** Call-wide services the context needs from its `ToolHooks`. @internal */
@@ -187,8 +196,8 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   }
 
   /** Asks a human through the `ToolHooks` instance's human-input provider. */
-  requestHumanInput(prompt: string, defaultMessage?: string): Promise<string> {
-    return this._services.requestHumanInput(this as unknown as ToolCallHookContext, prompt, defaultMessage);
+  requestHumanInput(prompt: string, defaultMessage?: string, options?: HumanInputOptions): Promise<string> {
+    return this._services.requestHumanInput(this as unknown as ToolCallHookContext, prompt, defaultMessage, options);
   }
 
   /** Makes the tool's signal abort when `signal` aborts too. */
@@ -228,8 +237,18 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
       },
       set: (obj, key, value) => {
         this._inputVersion++;
+        // `input.__proto__ = x` (or Object.assign of parsed JSON) must add data, never swap the prototype.
+        if (key === "__proto__") {
+          return Reflect.defineProperty(obj, key, {
+            value: unwrap(value),
+            writable: true,
+            enumerable: true,
+            configurable: true,
+          });
+        }
         return Reflect.set(obj, key, unwrap(value));
       },
+      setPrototypeOf: () => false,
       deleteProperty: (obj, key) => {
         this._inputVersion++;
         return Reflect.deleteProperty(obj, key);

@@ -206,3 +206,83 @@ describe("options and inputs", () => {
     expect(blocked).not.toHaveBeenCalled();
   });
 });
+
+describe("hardening", () => {
+  it("matches filters under odd casing that the camelCase split would break", async () => {
+    const hooks = new ToolHooks();
+    hooks.before(() => false, { tools: "delete_file" });
+    for (const name of ["DeLeTe_FiLe", "delete_filE", "DELETE-FILE", "deleteFile"]) {
+      const outcome = await hooks.invoke(defineTool({ name, execute: () => "gone" }), {});
+      expect(outcome.status, name).toBe("blocked");
+    }
+  });
+
+  it("keeps getters of pack extras live", () => {
+    let calls = 0;
+    const pack = definePack({
+      name: "counter",
+      hooks: [],
+      get calls() {
+        return calls;
+      },
+    });
+    calls = 3;
+    expect(pack.calls).toBe(3);
+    expect(Object.isFrozen(pack)).toBe(true);
+  });
+
+  it("never lets __proto__ in a hook's writes change the input's prototype", async () => {
+    const hooks = new ToolHooks();
+    hooks.before((ctx) => {
+      Object.assign(ctx.toolInput, JSON.parse('{"__proto__": {"isAdmin": true}, "q": 1}'));
+      (ctx.toolInput as Record<string, unknown>).__proto__ = { isAdmin: true };
+    });
+    hooks.before((ctx) => {
+      expect(Reflect.setPrototypeOf(ctx.toolInput, { isAdmin: true })).toBe(false);
+    });
+    const tool = defineTool({
+      name: "t",
+      execute: (input: { isAdmin?: boolean }) => ({
+        admin: input.isAdmin === true,
+        proto: Object.getPrototypeOf(input) === Object.prototype,
+      }),
+    });
+    const outcome = await hooks.invoke(tool, {});
+    expect(outcome).toMatchObject({ status: "ok", raw: { admin: false, proto: true } });
+  });
+
+  it("takes a per-question signal and time limit for human input", async () => {
+    const seen: AbortSignal[] = [];
+    const hooks = new ToolHooks({
+      humanInput: (request) =>
+        new Promise<string>((_resolve, reject) => {
+          seen.push(request.signal);
+          request.signal.addEventListener("abort", () => reject(request.signal.reason));
+        }),
+    });
+    let error: unknown;
+    hooks.before(async (ctx) => {
+      error = await ctx.requestHumanInput("Approve?", undefined, { timeoutMs: 10 }).catch((e: unknown) => e);
+    });
+    await hooks.invoke(ok, {});
+    expect((error as Error).name).toBe("HumanInputTimeoutError");
+    expect((error as Error).message).toBe('toolware: no answer to "Approve?" within 10 ms');
+    expect(seen[0]?.aborted).toBe(true);
+
+    const question = new AbortController();
+    hooks.clear();
+    hooks.before(async (ctx) => {
+      const pending = ctx.requestHumanInput("Still there?", undefined, { signal: question.signal });
+      question.abort(new Error("moved on"));
+      error = await pending.catch((e: unknown) => e);
+    });
+    await hooks.invoke(ok, {});
+    expect((error as Error).message).toMatch(/the human-input provider failed: moved on/);
+    hooks.clear();
+    hooks.before(async (ctx) => {
+      error = await ctx.requestHumanInput("?", undefined, { timeoutMs: -1 }).catch((e: unknown) => e);
+    });
+    await hooks.invoke(ok, {});
+    expect((error as Error).message).toMatch(/`timeoutMs` must be a positive number/);
+  });
+});

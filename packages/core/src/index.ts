@@ -1,4 +1,10 @@
-export { type ExecuteTool, type ExecutionWrapper, formatToolResult, ToolCallHookContext } from "./context.js";
+export {
+  type ExecuteTool,
+  type ExecutionWrapper,
+  formatToolResult,
+  type HumanInputOptions,
+  ToolCallHookContext,
+} from "./context.js";
 export * from "./decorators.js";
 export * from "./default-hooks.js";
 export { Agent, type AgentOptions, Crew, type CrewOptions, Task, type TaskOptions } from "./entities.js";

@@ -22,6 +22,22 @@ export function normalizeName(name: string): string {
   );
 }
 
+/**
+ * The forms a name is matched under: its normalised form, and a plain lowercase
+ * form, so that odd casing ("DeLeTe_FiLe") cannot slip past a filter that the
+ * camelCase split would otherwise turn into "de_le_te_fi_le".
+ */
+export function nameForms(name: string): readonly string[] {
+  const normalized = normalizeName(name);
+  const plain = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9*?]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+  return plain === normalized ? [normalized] : [normalized, plain];
+}
+
 const cache = new Map<string, RegExp | null>();
 
 /** Compiles a glob over normalised names; `null` when the pattern has no wildcard. */

@@ -50,7 +50,11 @@ export function definePack<const E extends object>(spec: PackSpec & E): Pack<E> 
       throw new TypeError(`toolware: pack ${spec.name}, hook ${i}: \`fn\` must be a function`);
     }
   });
-  return Object.freeze({ ...spec, hooks: Object.freeze([...spec.hooks]), [PACK]: true as const }) as Pack<E>;
+  // Copy descriptors, not values, so getters among the extras stay live.
+  const pack = Object.defineProperties({}, Object.getOwnPropertyDescriptors(spec));
+  Object.defineProperty(pack, "hooks", { value: Object.freeze([...spec.hooks]), enumerable: true });
+  Object.defineProperty(pack, PACK, { value: true });
+  return Object.freeze(pack) as Pack<E>;
 }
 
 /** True for values made by {@link definePack}. */

@@ -1,7 +1,7 @@
 import { buildChain, type Chain, selectHooks } from "./chain.js";
-import { type CallServices, ToolCallHookContext } from "./context.js";
+import { type CallServices, type HumanInputOptions, ToolCallHookContext } from "./context.js";
 import { Agent, Crew, type Task } from "./entities.js";
-import { HumanInputUnavailableError, messageOf, ToolwareError } from "./errors.js";
+import { HumanInputTimeoutError, HumanInputUnavailableError, messageOf, ToolwareError } from "./errors.js";
 import { type HumanInputProvider, terminalHumanInput } from "./human-input.js";
 import { HookRegistry, type RegistryEvents } from "./registry.js";
 import type { Runtime, RuntimeHook } from "./run.js";
@@ -185,7 +185,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     };
     this.#services = {
       formatBlocked: blocked,
-      requestHumanInput: (ctx, prompt, defaultMessage) => this.#ask(ctx, prompt, defaultMessage),
+      requestHumanInput: (ctx, prompt, defaultMessage, options) => this.#ask(ctx, prompt, defaultMessage, options),
     };
   }
 
@@ -341,16 +341,40 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     return chain;
   }
 
-  async #ask(ctx: ToolCallHookContext, prompt: string, defaultMessage: string | undefined): Promise<string> {
+  async #ask(
+    ctx: ToolCallHookContext,
+    prompt: string,
+    defaultMessage: string | undefined,
+    options: HumanInputOptions | undefined,
+  ): Promise<string> {
     if (typeof prompt !== "string") throw new TypeError("toolware: requestHumanInput() needs a prompt string");
+    const timeoutMs = options?.timeoutMs;
+    if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0)) {
+      throw new TypeError("toolware: requestHumanInput() `timeoutMs` must be a positive number");
+    }
+    // The provider gets one signal: the call's, this question's, and the time limit's.
+    const signals = [ctx.signal];
+    if (options?.signal !== undefined) signals.push(options.signal);
+    const limit = timeoutMs === undefined ? undefined : new AbortController();
+    if (limit !== undefined) signals.push(limit.signal);
+    const signal = signals.length === 1 ? ctx.signal : AbortSignal.any(signals);
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const answer = await this.#humanInput({
-        prompt,
-        defaultMessage,
-        toolName: ctx.toolName,
-        callId: ctx.callId,
-        signal: ctx.signal,
-      });
+      const asked = Promise.resolve(
+        this.#humanInput({ prompt, defaultMessage, toolName: ctx.toolName, callId: ctx.callId, signal }),
+      );
+      const answer = await (limit === undefined
+        ? asked
+        : Promise.race([
+            asked,
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => {
+                const error = new HumanInputTimeoutError(`no answer to "${prompt}" within ${timeoutMs} ms`);
+                limit.abort(error);
+                reject(error);
+              }, timeoutMs);
+            }),
+          ]));
       if (typeof answer !== "string") {
         throw new HumanInputUnavailableError(`the human-input provider returned ${typeof answer} instead of a string`);
       }
@@ -358,6 +382,8 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     } catch (error) {
       if (error instanceof ToolwareError) throw error;
       throw new HumanInputUnavailableError(`the human-input provider failed: ${messageOf(error)}`, { cause: error });
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
     }
   }
 }
