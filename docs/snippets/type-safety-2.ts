@@ -1,0 +1,53 @@
+// snippet: type-safety-2.ts
+import { type AfterToolCallHookType, definePack, defineTool, type ToolMiddleware, ToolHooks } from "@toolware/core";
+
+const hooks = new ToolHooks();
+const getOrder = defineTool({ name: "get_order", execute: ({ id }: { id: string }) => ({ id, total: 42 }) });
+
+// Every line marked @ts-expect-error is a compile error (tsc fails if one of them stops being one).
+export function compileErrors() {
+  hooks.before((ctx) => {
+    // @ts-expect-error the input cannot be replaced, only changed in place
+    ctx.toolInput = {};
+  });
+
+  // @ts-expect-error an after-hook returns a string (or nothing), not a boolean
+  const wrongAfter: AfterToolCallHookType = (ctx) => ctx.toolName === "x";
+
+  // @ts-expect-error a before-hook returns a boolean (or nothing), not a string
+  hooks.before(() => "blocked");
+
+  // @ts-expect-error a misspelt option (it is `tools`)
+  hooks.before(() => undefined, { tool: "web_search" });
+
+  // @ts-expect-error an unknown error policy
+  hooks.after(() => undefined, { onError: "ignore" });
+
+  hooks.before(
+    (ctx) => {
+      // @ts-expect-error this tool's input has no `orderId`
+      ctx.toolInput.orderId = "A-17";
+    },
+    { tools: getOrder },
+  );
+
+  hooks.after(
+    (ctx) => {
+      // @ts-expect-error respond() takes this tool's output type
+      ctx.respond("not an order");
+    },
+    { tools: getOrder },
+  );
+
+  // @ts-expect-error the input must match the tool's input type
+  void hooks.invoke(getOrder, { id: 17 });
+
+  const pack = definePack({ name: "guards", hooks: [] });
+  // @ts-expect-error packs are registered with use(), not before()
+  hooks.before(pack);
+
+  // @ts-expect-error a middleware's next() takes no arguments
+  const retrying: ToolMiddleware = async (_ctx, next) => next(3);
+
+  return { wrongAfter, retrying };
+}
