@@ -1,0 +1,113 @@
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { buildBench } from "./build.js";
+import { RESULT_MARK, type SuiteResult } from "./harness.js";
+import { render, renderConsole } from "./report.js";
+
+// The driver: compiles the bench and the core to plain JavaScript, runs each suite in its own
+// `node` process (one at a time, so they never compete for the CPU), and writes results.md.
+
+// Each job is one process: a suite and the case it measures.
+const JOBS: Record<string, readonly string[]> = {
+  toolware: ["0", "1", "10", "50", "filtered", "kinds", "timing"],
+  hookable: ["1", "10", "50"],
+  "openai-agents": ["0", "1", "10", "50"],
+  langchain: ["node-0", "node-1", "node-10", "node-50", "agent-0", "agent-1", "agent-10", "agent-50"],
+  heap: ["1e6"],
+};
+const SUITES = Object.keys(JOBS);
+const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+const { values } = parseArgs({
+  // `pnpm bench -- --quick` may hand the script a literal "--".
+  args: process.argv.slice(2).filter((a) => a !== "--"),
+  options: {
+    suites: { type: "string" },
+    core: { type: "string" },
+    out: { type: "string" },
+    quick: { type: "boolean", default: false },
+    wall: { type: "boolean", default: false },
+  },
+  allowPositionals: false,
+});
+
+const selected = values.suites === undefined ? [...SUITES] : values.suites.split(",").map((s) => s.trim());
+for (const s of selected) {
+  if (!SUITES.includes(s)) {
+    throw new TypeError(`bench: unknown suite ${JSON.stringify(s)} (expected some of: ${SUITES.join(", ")})`);
+  }
+}
+// Results of another core (a proposal) never overwrite the committed results unless asked to.
+const out =
+  values.out !== undefined
+    ? resolve(values.out)
+    : values.core === undefined && values.suites === undefined && !values.quick
+      ? join(benchDir, "results.md")
+      : undefined;
+
+function runSuite(file: string, which: string): Promise<SuiteResult> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    // No tracing exporters, no network: these suites only time local code.
+    LANGSMITH_TRACING: "false",
+    LANGCHAIN_TRACING_V2: "false",
+    OPENAI_AGENTS_DISABLE_TRACING: "1",
+  };
+  if (values.quick) {
+    env.BENCH_ROUNDS = "3";
+    env.BENCH_ROUND_MS = "40";
+    env.BENCH_HEAP_CALLS = "200000";
+  }
+  if (values.wall) env.BENCH_CLOCK = "wall";
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, ["--expose-gc", file, which], { env, stdio: ["ignore", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const line = stdout.split("\n").find((l) => l.startsWith(RESULT_MARK));
+      if (code !== 0 || line === undefined) {
+        reject(new Error(`bench: ${relative(benchDir, file)} exited with ${code}\n${stdout}`));
+        return;
+      }
+      resolvePromise(JSON.parse(line.slice(RESULT_MARK.length)) as SuiteResult);
+    });
+  });
+}
+
+const started = performance.now();
+const loadBefore = loadavg();
+const { suites: suitesDir, coreSrc } = buildBench(values.core === undefined ? {} : { coreSrc: values.core });
+const results: SuiteResult[] = [];
+for (const name of selected) {
+  for (const which of JOBS[name] ?? []) {
+    process.stderr.write(`bench: ${name} ${which} `);
+    results.push(await runSuite(join(suitesDir, `${name}.js`), which));
+  }
+}
+
+const info = {
+  date: new Date().toISOString().slice(0, 16).replace("T", " "),
+  node: process.versions.node,
+  cpu: cpus()[0]?.model ?? "unknown CPU",
+  cores: cpus().length,
+  clock: values.wall
+    ? "wall-clock time (performance.now)"
+    : "process CPU time (process.cpuUsage: user + system, all threads), so other load on the machine is not counted",
+  loadBefore,
+  loadAfter: loadavg(),
+  core: relative(join(benchDir, ".."), coreSrc).startsWith("..") ? coreSrc : relative(join(benchDir, ".."), coreSrc),
+  seconds: (performance.now() - started) / 1000,
+};
+console.log(renderConsole(results));
+if (out !== undefined) {
+  writeFileSync(out, render(info, results));
+  console.log(`\nwrote ${relative(process.cwd(), out)}`);
+}
