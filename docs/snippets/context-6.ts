@@ -13,6 +13,7 @@ hooks.before(
     const answer = await ctx.requestHumanInput(
       `Approve ${ctx.toolName}?`,
       `Input: ${JSON.stringify(ctx.toolInput)}\nType 'yes' to approve:`,
+      { timeoutMs: 5 * 60_000 }, // this question only: no answer in 5 minutes rejects (and blocks the call)
     );
     if (answer.toLowerCase() !== "yes") ctx.block(`${ctx.toolName} was not approved`);
   },
