@@ -1,5 +1,5 @@
 // snippet: type-safety-2.ts
-import { type AfterToolCallHookType, definePack, defineTool, type ToolMiddleware, ToolHooks } from "@toolware/core";
+import { type AfterToolCallHookType, definePack, defineTool, ToolHooks, type ToolMiddleware } from "@toolware/core";
 
 const hooks = new ToolHooks();
 const getOrder = defineTool({ name: "get_order", execute: ({ id }: { id: string }) => ({ id, total: 42 }) });
