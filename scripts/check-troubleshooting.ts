@@ -139,6 +139,7 @@ export function extractCoreMessages(srcDir = join(ROOT, "packages/core/src"), ro
  * Lists the core's messages that the troubleshooting page does not mention.
  * A message counts as mentioned when its static text appears in order on one
  * line, with anything (such as `<name>`) where the code interpolates a value.
+ * A `|` written `\|` (as a pipe inside a Markdown table cell must be) counts as `|`.
  *
  * @example
  * ```ts
@@ -149,7 +150,7 @@ export function extractCoreMessages(srcDir = join(ROOT, "packages/core/src"), ro
 export function checkTroubleshooting(options: TroubleshootingOptions = {}): TroubleshootingReport {
   const root = options.root ?? ROOT;
   const messages = extractCoreMessages(options.srcDir ?? join(root, "packages/core/src"), root);
-  const doc = readFileSync(options.doc ?? join(root, "docs/troubleshooting.md"), "utf8");
+  const doc = readFileSync(options.doc ?? join(root, "docs/troubleshooting.md"), "utf8").replaceAll("\\|", "|");
   const missing = messages.filter((m) => !m.pattern.test(doc) || !doc.includes(m.prefix));
   return { messages, missing };
 }

@@ -69,6 +69,15 @@ describe("checkTroubleshooting on a fixture", () => {
     expect(report.missing).toEqual([]);
   });
 
+  it("reads a pipe escaped for a Markdown table cell as a pipe", () => {
+    const piped = 'throw new TypeError("toolware: `x` must be a function (a) => string | number");\n';
+    const escaped = fixture(piped, "| ``toolware: `x` must be a function (a) => string \\| number`` | … |\n");
+    expect(checkTroubleshooting({ root: escaped }).missing).toEqual([]);
+    rmSync(escaped, { recursive: true, force: true });
+    const other = fixture(piped, "| ``toolware: `x` must be a function (a) => string \\| boolean`` | … |\n");
+    expect(checkTroubleshooting({ root: other }).missing).toHaveLength(1);
+  });
+
   it("reports a message the page does not mention, or mentions out of order", () => {
     const dir = fixture(source, "toolware: needs an `execute` function tool <name>\n");
     const { missing } = checkTroubleshooting({ root: dir });
