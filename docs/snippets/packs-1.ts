@@ -19,7 +19,7 @@ const packs = [
   safePath({ tools: ["read_file", "delete_file"], root: "/workspace" }), //    in registration order
   approval({ tools: ["send_email"], timeoutMs: 120_000 }),
   rateLimit({ max: 3, per: "1m", tools: "web_search" }),
-  redact({ priority: -50 }), // -50: outside the cache, so answers from the cache are redacted too
+  redact(), // -50 by default: outside the cache, so answers from the cache are redacted too
   cache({ tools: ["get_weather"], ttl: "10m" }), // -100: only calls every guard let through reach it
 ];
 for (const pack of packs) hooks.use(pack);

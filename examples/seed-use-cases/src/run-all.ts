@@ -6,6 +6,8 @@ const dir = fileURLToPath(new URL(".", import.meta.url));
 const files = (await readdir(dir)).filter((f) => /^\d\d-.+\.ts$/.test(f)).sort();
 for (const file of files) {
   console.log(`\n=== ${file.replace(/\.ts$/, "")} ===`);
-  const mod = (await import(new URL(file, import.meta.url).href)) as { main: (log?: (line: string) => void) => Promise<unknown> };
+  const mod = (await import(new URL(file, import.meta.url).href)) as {
+    main: (log?: (line: string) => void) => Promise<unknown>;
+  };
   await mod.main();
 }

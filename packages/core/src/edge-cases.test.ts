@@ -235,6 +235,7 @@ describe("hardening", () => {
     const hooks = new ToolHooks();
     hooks.before((ctx) => {
       Object.assign(ctx.toolInput, JSON.parse('{"__proto__": {"isAdmin": true}, "q": 1}'));
+      // biome-ignore lint/suspicious/noProto: the attack under test
       (ctx.toolInput as Record<string, unknown>).__proto__ = { isAdmin: true };
     });
     hooks.before((ctx) => {

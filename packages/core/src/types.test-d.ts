@@ -68,7 +68,7 @@ describe("public types", () => {
     const after: AfterToolCallHookType = async (ctx) => ctx.toolResult?.trim();
     expectTypeOf(hooks.after(after)).toEqualTypeOf<Unregister>();
     // @ts-expect-error a middleware takes next
-    hooks.use((ctx: ToolCallHookContext, next: () => Promise<void>, extra: number) => next());
+    hooks.use((_ctx: ToolCallHookContext, next: () => Promise<void>, _extra: number) => next());
   });
 
   it("types ctx.state by module augmentation", () => {

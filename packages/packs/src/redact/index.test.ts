@@ -1,5 +1,6 @@
 import { defineTool, ToolHooks } from "@toolware/core";
 import { describe, expect, it } from "vitest";
+import { cache } from "../cache/index.js";
 import { redact, redactValue } from "./index.js";
 
 const SECRET_TEXT = "key sk-proj-abc123def456ghi789jkl0 for bob@example.com, card 4111 1111 1111 1111";
@@ -9,6 +10,26 @@ const record = { user: "bob@example.com", apiKey: 12345, card: 4111111111111111,
 const jsonTool = defineTool({ name: "get_user", execute: () => record });
 
 describe("redact pack", () => {
+  it("redacts answers from the cache too, with both packs at their default priorities", async () => {
+    const hooks = new ToolHooks();
+    hooks.use(cache({ tools: ["get_weather"], ttl: "10m" }));
+    hooks.use(redact());
+    let runs = 0;
+    const weather = defineTool({
+      name: "get_weather",
+      execute: () => {
+        runs++;
+        return "sunny, contact bob@example.com";
+      },
+    });
+    const first = await hooks.invoke(weather, {});
+    const second = await hooks.invoke(weather, {});
+    expect(runs).toBe(1);
+    expect(second.trace.some((t) => t.action === "substituted")).toBe(true);
+    expect(first.result).toBe("sunny, contact [EMAIL-REDACTED]");
+    expect(second.result).toBe("sunny, contact [EMAIL-REDACTED]");
+  });
+
   it("replaces the agent-facing result and leaves the raw result alone", async () => {
     const hooks = new ToolHooks();
     hooks.use(redact());

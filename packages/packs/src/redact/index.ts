@@ -28,7 +28,10 @@ export interface RedactOptions extends RedactTextOptions {
   structured?: boolean;
   /** Offer `ctx.state.redactedInput`, a redacted copy of the input for logging hooks. Default false. */
   inputsInLogs?: boolean;
-  /** Chain position of the result hook. Default -1000: innermost, so every other hook sees the redacted result. */
+  /**
+   * Chain position of the result hook. Default -50: inside guards and loggers, so they see the redacted result, and
+   * outside `cache` (-100), whose hits skip every hook inside it and would otherwise reach the agent unredacted.
+   */
   priority?: number;
 }
 
@@ -108,8 +111,9 @@ function stringify(value: unknown): string | undefined {
 /**
  * Sanitises tool results before anyone else sees them: an after-hook that
  * replaces `ctx.toolResult` with a redacted copy (blocked and failed calls
- * included); `rawToolResult` stays as the tool returned it. It runs innermost
- * by default, so caches, loggers and other after-hooks get the redacted text.
+ * included); `rawToolResult` stays as the tool returned it. By default it runs
+ * inside guards and loggers (they get the redacted text) and outside the cache
+ * (so answers from the cache are redacted too).
  * A guard: if redaction throws, the result is withheld.
  *
  * @example
@@ -130,7 +134,7 @@ export function redact(options: RedactOptions = {}): RedactPack {
   if (o.priority !== undefined && !Number.isFinite(o.priority)) {
     throw new TypeError(`${PREFIX}: \`priority\` must be a finite number`);
   }
-  const { structured = true, inputsInLogs = false, priority = -1000, ...textOptions } = o;
+  const { structured = true, inputsInLogs = false, priority = -50, ...textOptions } = o;
   const redactor = compile(textOptions);
 
   function redactResult(ctx: ToolCallHookContext): string | undefined {
