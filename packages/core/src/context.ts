@@ -44,8 +44,22 @@ export interface CallServices {
 // Shared by every call made without a signal: nobody holds its controller, so it never aborts.
 const NEVER_ABORTED = new AbortController().signal;
 
-let callCounter = 0;
 const callPrefix = Math.random().toString(36).slice(2, 8);
+// Call ids are the base-36 call count (at least two digits) after a per-process prefix.
+// Number#toString(36) costs as much as building the whole context, so the two low
+// digits come from a table and the rest changes once every 1,296 calls.
+const LOW_DIGITS = Array.from({ length: 1296 }, (_, i) => i.toString(36).padStart(2, "0"));
+let low = 0;
+let high = 0;
+let head = `${callPrefix}-`;
+
+function nextCallId(): string {
+  if (low === 1296) {
+    low = 0;
+    head = `${callPrefix}-${(++high).toString(36)}`;
+  }
+  return head + (LOW_DIGITS[low++] as string);
+}
 
 function isTrackable(value: unknown): value is object {
   if (value === null || typeof value !== "object") return false;
@@ -119,7 +133,7 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
     this.crew = bindings.crew;
     this._signal = bindings.signal ?? NEVER_ABORTED;
     this._services = services;
-    this.callId = `${callPrefix}-${(++callCounter).toString(36)}`;
+    this.callId = nextCallId();
   }
 
   /**
