@@ -71,6 +71,7 @@ function toRuntime(r: Registration, defaultPolicy: HookErrorPolicy): RuntimeHook
     policy: r.onError ?? defaultPolicy,
     timeoutMs: r.timeoutMs,
     predicates: r.filter.predicates.length > 0 ? r.filter.predicates : null,
+    entries: [],
   };
 }
 

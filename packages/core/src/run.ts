@@ -2,7 +2,7 @@ import type { ToolCallHookContext } from "./context.js";
 import { formatToolResult } from "./context.js";
 import { HookFailedError, HookTimeoutError, messageOf } from "./errors.js";
 import { predicatesPass } from "./filter.js";
-import type { ContextPredicate, HookErrorPolicy, HookFunction, HookInfo, TraceAction } from "./types.js";
+import type { ContextPredicate, HookErrorPolicy, HookFunction, HookInfo, TraceAction, TraceEntry } from "./types.js";
 
 /** A hook ready to run inside one chain. @internal */
 export interface RuntimeHook {
@@ -12,6 +12,8 @@ export interface RuntimeHook {
   readonly policy: HookErrorPolicy;
   readonly timeoutMs: number | undefined;
   readonly predicates: readonly ContextPredicate[] | null;
+  /** Frozen trace entries of the plain cases (no timing, reason or error), shared by every call. */
+  readonly entries: (TraceEntry | undefined)[];
 }
 
 /** What the runners need from their `ToolHooks`. @internal */
@@ -40,6 +42,25 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 /** @internal */
 export const now = (): number => performance.now();
 
+// Slot of a (phase, action) pair in RuntimeHook.entries; compares interned strings, no keyed lookups.
+function slotOf(phase: Phase, action: TraceAction): number {
+  const base = phase === "before" ? 0 : phase === "after" ? 6 : 12;
+  switch (action) {
+    case "proceeded":
+      return base;
+    case "modified-input":
+      return base + 1;
+    case "blocked":
+      return base + 2;
+    case "substituted":
+      return base + 3;
+    case "modified-result":
+      return base + 4;
+    default:
+      return base + 5;
+  }
+}
+
 /** @internal */
 export function record(
   rt: Runtime,
@@ -51,13 +72,34 @@ export function record(
   error?: unknown,
   reason?: string,
 ): void {
+  const why = reason ?? (action === "blocked" ? ctx._reason : undefined);
+  if (!rt.timing && why === undefined && error === undefined) {
+    // The common entries never differ between calls: one frozen object per hook, phase and action.
+    const slot = slotOf(phase, action);
+    let entry = h.entries[slot];
+    if (entry === undefined) {
+      entry = Object.freeze({
+        hook: h.name,
+        layer: h.info.layer,
+        kind: h.info.kind,
+        phase,
+        action,
+        reason: undefined,
+        error: undefined,
+        durationMs: undefined,
+      });
+      h.entries[slot] = entry;
+    }
+    ctx._trace.push(entry);
+    return;
+  }
   ctx._trace.push({
     hook: h.name,
     layer: h.info.layer,
     kind: h.info.kind,
     phase,
     action,
-    reason: reason ?? (action === "blocked" ? ctx._reason : undefined),
+    reason: why,
     error,
     durationMs: rt.timing ? now() - t0 : undefined,
   });
