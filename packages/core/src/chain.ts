@@ -4,7 +4,7 @@ import type { Agent } from "./entities.js";
 import { wrapMiddleware } from "./middleware.js";
 import { nameForms } from "./names.js";
 import type { Registration } from "./registry.js";
-import { type Runtime, type RuntimeHook, runAfters, runBefores, runTool } from "./run.js";
+import { type Runtime, type RuntimeHook, runAfters, runBefores, runToolThen } from "./run.js";
 import type { HookErrorPolicy, LayerKind } from "./types.js";
 
 type Ctx = ToolCallHookContext;
@@ -18,9 +18,15 @@ type Segment =
 /** The compiled hooks of one (tool, agent, crew) combination. @internal */
 export interface Chain {
   readonly regs: readonly Registration[];
-  readonly run: (ctx: Ctx) => void | Promise<void>;
+  /** Runs the hooks and the tool, then `done` (in the same step when the last hook or the tool settles). */
+  readonly run: <R>(ctx: Ctx, done: (ctx: Ctx) => R) => R | Promise<R>;
   /** Versions of the global, crew and agent layers the chain was built from. */
   readonly versions: readonly [number, number, number];
+  /**
+   * Whether `run` can reject: only a hook with the `"throw"` policy makes it (or a hook that lets
+   * the `HookFailedError` of a nested `invoke` with such a hook escape).
+   */
+  readonly mayReject: boolean;
 }
 
 const LAYER_RANK: Record<LayerKind, number> = { global: 0, crew: 1, agent: 2 };
@@ -87,19 +93,46 @@ function segment(hooks: RuntimeHook[]): Segment[] {
   return segments;
 }
 
-// Without middlewares the fused steps run directly, so sync hooks never allocate a promise.
-function runPlain(rt: Runtime, ctx: Ctx, segments: readonly Segment[], k: number): void | Promise<void> {
-  const seg = segments[k];
-  if (seg === undefined) return runTool(rt, ctx);
-  if (seg.type === "before") {
+// Without middlewares the chain is flat: before-hooks on the way in, the tool, then the
+// after-hooks of the segments that were entered, innermost first. Sync hooks never
+// allocate a promise, and the tool's own `.then` runs every after-hook and `done`.
+function runPlain<R>(
+  rt: Runtime,
+  ctx: Ctx,
+  segments: readonly Segment[],
+  k: number,
+  done: (ctx: Ctx) => R,
+): R | Promise<R> {
+  for (; k < segments.length; k++) {
+    const seg = segments[k] as Segment;
+    if (seg.type !== "before") continue;
     const r = runBefores(rt, ctx, seg.hooks, 0);
-    if (r !== undefined) return r.then(() => (ctx._settled ? undefined : runPlain(rt, ctx, segments, k + 1)));
-    return ctx._settled ? undefined : runPlain(rt, ctx, segments, k + 1);
+    const at = k;
+    if (r !== undefined) {
+      return r.then(() =>
+        ctx._settled ? unwind(rt, ctx, segments, at, done) : runPlain(rt, ctx, segments, at + 1, done),
+      );
+    }
+    if (ctx._settled) return unwind(rt, ctx, segments, k, done);
   }
-  const hooks = (seg as { hooks: RuntimeHook[] }).hooks;
-  const r = runPlain(rt, ctx, segments, k + 1);
-  if (r !== undefined) return r.then(() => runAfters(rt, ctx, hooks, hooks.length - 1));
-  return runAfters(rt, ctx, hooks, hooks.length - 1);
+  return runToolThen(rt, ctx, (c) => unwind(rt, c, segments, segments.length, done));
+}
+
+/** Runs the after-hooks of the segments before index `k`, innermost first, then `done`. */
+function unwind<R>(
+  rt: Runtime,
+  ctx: Ctx,
+  segments: readonly Segment[],
+  k: number,
+  done: (ctx: Ctx) => R,
+): R | Promise<R> {
+  for (let i = k - 1; i >= 0; i--) {
+    const seg = segments[i] as Segment;
+    if (seg.type !== "after") continue;
+    const r = runAfters(rt, ctx, seg.hooks, seg.hooks.length - 1);
+    if (r !== undefined) return r.then(() => unwind(rt, ctx, segments, i, done));
+  }
+  return done(ctx);
 }
 
 function toKoa(rt: Runtime, seg: Segment): (ctx: Ctx, next: () => Promise<void>) => unknown {
@@ -117,6 +150,15 @@ function toKoa(rt: Runtime, seg: Segment): (ctx: Ctx, next: () => Promise<void>)
   };
 }
 
+// koa-compose hands the context to the function after the last middleware: one terminal per chain, not per call.
+function terminal(rt: Runtime): (ctx: Ctx) => Promise<void> | undefined {
+  return (ctx) => runToolThen(rt, ctx, ignore);
+}
+
+function ignore(): undefined {
+  return undefined;
+}
+
 /** Compiles the selected hooks into one runnable chain. @internal */
 export function buildChain(
   rt: Runtime,
@@ -124,16 +166,19 @@ export function buildChain(
   defaultPolicy: HookErrorPolicy,
   versions: readonly [number, number, number],
 ): Chain {
-  const segments = segment(regs.map((r) => toRuntime(r, defaultPolicy)));
+  const hooks = regs.map((r) => toRuntime(r, defaultPolicy));
+  const segments = segment(hooks);
   let run: Chain["run"];
   if (segments.length === 0) {
-    run = (ctx) => runTool(rt, ctx);
+    run = (ctx, done) => runToolThen(rt, ctx, done);
   } else if (segments.every((s) => s.type !== "middleware")) {
-    run = (ctx) => runPlain(rt, ctx, segments, 0);
+    run = (ctx, done) => runPlain(rt, ctx, segments, 0, done);
   } else {
+    // Middlewares are composed with koa-compose, by design (the contract's baseline): its
+    // dispatcher always returns a promise, so `done` runs in one `.then` after the onion.
     const composed = compose(segments.map((s) => toKoa(rt, s)));
-    const terminal = (ctx: Ctx) => () => runTool(rt, ctx);
-    run = (ctx) => composed(ctx, terminal(ctx));
+    const last = terminal(rt);
+    run = (ctx, done) => composed(ctx, last).then(() => done(ctx));
   }
-  return { regs, run, versions };
+  return { regs, run, versions, mayReject: hooks.some((h) => h.policy === "throw") };
 }

@@ -111,6 +111,7 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   /** @internal counts block()/respond() calls so a middleware's trace can tell its own decisions */ _decisions = 0;
   /** @internal */ _wrappers: ExecutionWrapper[] | undefined = undefined;
   /** @internal */ readonly _trace: TraceEntry[] = [];
+  /** @internal when the call started, for `call:end`; -1 when nobody listens to it */ _startedAt = -1;
   /** @internal */ readonly _services: CallServices;
 
   /** @internal */

@@ -60,6 +60,7 @@ export class HookRegistry<Events extends RegistryEvents = RegistryEvents> {
   /** @internal */ _regs: readonly Registration[] = [];
   /** @internal bumped on every change so cached chains know they are stale */ _version = 0;
   /** @internal */ readonly _emitter = new EventEmitter();
+  /** @internal true once anyone listened: until then a call builds no event payloads at all */ _listened = false;
   readonly #handles = new WeakMap<Unregister, readonly Registration[]>();
   readonly #guarded = new WeakMap<object, Map<string, (payload: unknown) => void>>();
 
@@ -165,6 +166,7 @@ export class HookRegistry<Events extends RegistryEvents = RegistryEvents> {
    * ```
    */
   on<K extends keyof Events & string>(event: K, listener: (payload: Events[K]) => unknown): () => void {
+    this._listened = true;
     this._emitter.on(event, this.#guard(event, listener as (payload: unknown) => unknown));
     return () => this.off(event, listener);
   }
@@ -178,6 +180,7 @@ export class HookRegistry<Events extends RegistryEvents = RegistryEvents> {
    * ```
    */
   once<K extends keyof Events & string>(event: K, listener: (payload: Events[K]) => unknown): () => void {
+    this._listened = true;
     this._emitter.once(event, this.#guard(event, listener as (payload: unknown) => unknown));
     return () => this.off(event, listener);
   }
@@ -202,7 +205,7 @@ export class HookRegistry<Events extends RegistryEvents = RegistryEvents> {
 
   /** @internal */
   _emit(event: string, payload: unknown): void {
-    if (this._emitter.listenerCount(event) > 0) this._emitter.emit(event, payload);
+    if (this._listened && this._emitter.listenerCount(event) > 0) this._emitter.emit(event, payload);
   }
 
   #guard(event: string, listener: (payload: unknown) => unknown): (payload: unknown) => void {

@@ -318,13 +318,32 @@ function executeWrapped(ctx: Ctx): Promise<unknown> {
   return step(ctx._signal);
 }
 
-/** The innermost step: runs the tool unless the call is already settled. */
-export function runTool(rt: Runtime, ctx: Ctx): MaybePromise {
-  if (ctx._settled) return;
+/**
+ * Runs the tool and then `k` in the same step: a chain whose hooks are all
+ * sync costs one promise hop over the tool itself, whatever the number of hooks.
+ */
+export function runToolThen<R>(rt: Runtime, ctx: Ctx, k: (ctx: Ctx) => R | Promise<R>): R | Promise<R> {
+  const result = startTool(rt, ctx);
+  if (result === undefined) return k(ctx);
+  return result.then(
+    (v) => {
+      toolDone(ctx, rt, v);
+      return k(ctx);
+    },
+    (e: unknown) => {
+      toolFailed(ctx, rt, e);
+      return k(ctx);
+    },
+  );
+}
+
+// Starts the tool: a promise while it runs, undefined once its outcome is recorded (sync tool, settled, failed).
+function startTool(rt: Runtime, ctx: Ctx): Promise<unknown> | undefined {
+  if (ctx._settled) return undefined;
   // A call cancelled before its tool starts must not start it.
   if (ctx._signal.aborted) {
     toolFailed(ctx, rt, ctx._signal.reason ?? new Error("the call was cancelled"));
-    return;
+    return undefined;
   }
   ctx._toolRan = true;
   let result: unknown;
@@ -335,15 +354,11 @@ export function runTool(rt: Runtime, ctx: Ctx): MaybePromise {
         : executeWrapped(ctx);
   } catch (e) {
     toolFailed(ctx, rt, e);
-    return;
+    return undefined;
   }
-  if (isThenable(result)) {
-    return Promise.resolve(result).then(
-      (v) => toolDone(ctx, rt, v),
-      (e: unknown) => toolFailed(ctx, rt, e),
-    );
-  }
+  if (isThenable(result)) return result instanceof Promise ? result : Promise.resolve(result);
   toolDone(ctx, rt, result);
+  return undefined;
 }
 
 export { fatal as fatalErrors };

@@ -74,6 +74,7 @@ export interface ExplainQuery {
 const POLICIES = new Set<HookErrorPolicy>(["block", "continue", "throw"]);
 const OPTION_KEYS = new Set(["onHookError", "timing", "humanInput", "messages", "onListenerError"]);
 const NONE = {};
+const NO_BINDINGS: CallBindings = Object.freeze({});
 
 const MESSAGE_KEYS = new Set(["blocked", "withheld", "failed"]);
 
@@ -208,37 +209,63 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
    * const { status, result, trace } = await hooks.invoke(readFile, { path: "notes.md" }, { agent, task, crew });
    * ```
    */
-  async invoke<I extends object, O>(
+  invoke<I extends object, O>(
     tool: Tool<I, O>,
     input?: I,
-    bindings: CallBindings = {},
+    bindings: CallBindings = NO_BINDINGS,
   ): Promise<ToolCallOutcome<O>> {
-    assertTool(tool);
-    const args = input === undefined ? ({} as I) : input;
-    if (args === null || typeof args !== "object") {
-      throw new TypeError(
-        `toolware: the input of tool ${tool.name} must be an object, got ${args === null ? "null" : typeof args}`,
-      );
-    }
-    const { agent, crew } = bindings;
-    if (agent !== undefined && !(agent instanceof Agent)) {
-      throw new TypeError("toolware: bindings.agent must be an Agent (new Agent({ role }))");
-    }
-    if (crew !== undefined && !(crew instanceof Crew)) {
-      throw new TypeError("toolware: bindings.crew must be a Crew (new Crew({ agents, tasks }))");
-    }
-    const ctx = new ToolCallHookContext<I, O>(tool, args, bindings, this.#services);
-    const chain = this.#chainFor(tool.name, agent, crew);
-    const timed = this._emitter.listenerCount("call:end") > 0;
-    const t0 = timed ? performance.now() : 0;
-    this._emit("call:start", { ctx });
+    // Not an `async` function: a chain that settles synchronously, or in one hop, should not pay for two more.
+    let ctx: ToolCallHookContext<I, O>;
+    let chain: Chain;
     try {
-      const pending = chain.run(ctx as unknown as ToolCallHookContext);
-      if (pending !== undefined) await pending;
+      assertTool(tool);
+      const args = input === undefined ? ({} as I) : input;
+      if (args === null || typeof args !== "object") {
+        throw new TypeError(
+          `toolware: the input of tool ${tool.name} must be an object, got ${args === null ? "null" : typeof args}`,
+        );
+      }
+      const { agent, crew } = bindings;
+      if (agent !== undefined && !(agent instanceof Agent)) {
+        throw new TypeError("toolware: bindings.agent must be an Agent (new Agent({ role }))");
+      }
+      if (crew !== undefined && !(crew instanceof Crew)) {
+        throw new TypeError("toolware: bindings.crew must be a Crew (new Crew({ agents, tasks }))");
+      }
+      ctx = new ToolCallHookContext<I, O>(tool, args, bindings, this.#services);
+      chain = this.#chainFor(tool.name, agent, crew);
     } catch (error) {
-      this._emit("call:error", { ctx, error, outcome: undefined });
-      throw error;
+      return Promise.reject(error);
     }
+    const listened = this._listened;
+    if (listened) {
+      ctx._startedAt = this._emitter.listenerCount("call:end") > 0 ? performance.now() : -1;
+      this._emit("call:start", { ctx });
+    }
+    let result: ToolCallOutcome<O> | Promise<ToolCallOutcome<O>>;
+    try {
+      result = chain.run(ctx as unknown as ToolCallHookContext, this.#done) as typeof result;
+    } catch (error) {
+      return Promise.reject(this.#thrown(ctx, error));
+    }
+    if (!(result instanceof Promise)) return Promise.resolve(result);
+    // Only a `"throw"` hook makes the chain reject. The step that reports it as `call:error` is paid
+    // by chains that have one, or when someone listened at the start, so that a `call:error`
+    // listener added during the call still hears of the rejection.
+    if (!listened && !chain.mayReject) return result;
+    return result.then(undefined, (error: unknown) => {
+      throw this.#thrown(ctx, error);
+    });
+  }
+
+  readonly #done = (ctx: ToolCallHookContext): ToolCallOutcome => this.#outcome(ctx);
+
+  #thrown<I extends object, O>(ctx: ToolCallHookContext<I, O>, error: unknown): unknown {
+    if (this._listened) this._emit("call:error", { ctx, error, outcome: undefined });
+    return error;
+  }
+
+  #outcome<I extends object, O>(ctx: ToolCallHookContext<I, O>): ToolCallOutcome<O> {
     const status = ctx._status;
     const outcome: ToolCallOutcome<O> = {
       status,
@@ -251,9 +278,11 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
       toolName: ctx.toolName,
     };
     ctx._finished = true;
-    if (status === "blocked") this._emit("call:blocked", { ctx, outcome, reason: outcome.reason });
-    else if (status === "error") this._emit("call:error", { ctx, error: outcome.error, outcome });
-    if (timed) this._emit("call:end", { ctx, outcome, durationMs: performance.now() - t0 });
+    if (this._listened) {
+      if (status === "blocked") this._emit("call:blocked", { ctx, outcome, reason: outcome.reason });
+      else if (status === "error") this._emit("call:error", { ctx, error: outcome.error, outcome });
+      if (ctx._startedAt >= 0) this._emit("call:end", { ctx, outcome, durationMs: performance.now() - ctx._startedAt });
+    }
     return outcome;
   }
 
