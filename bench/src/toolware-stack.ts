@@ -2,12 +2,15 @@ import { Agent, Crew, defineTool, type HookOptions, type Tool, type ToolCallOutc
 import { input, type QueryInput, TOOL_NAME, trivialTool } from "./fixtures.js";
 
 /** Which kinds of hook a stack cycles through. */
-export type HookMix = "mixed" | "sync" | "middleware";
+export type HookMix = "mixed" | "sync" | "middleware" | "one-middleware";
 
 export interface StackOptions {
   /** Hooks that apply to the call. */
   hooks: number;
-  /** `mixed` cycles before, after, middleware; `sync` before, after; `middleware` only middlewares. Default `mixed`. */
+  /**
+   * `mixed` cycles before, after, middleware; `sync` before, after; `middleware` only middlewares;
+   * `one-middleware` is `sync` with the third hook a middleware. Default `mixed`.
+   */
   mix?: HookMix;
   /** Extra hooks registered for other tools or agents, which must cost nothing. */
   nonMatching?: number;
@@ -24,11 +27,22 @@ export interface ToolwareStack {
   readonly call: () => Promise<ToolCallOutcome<string>>;
 }
 
-const KINDS: Record<HookMix, readonly ("before" | "after" | "middleware")[]> = {
+type Kind = "before" | "after" | "middleware";
+
+const KINDS: Record<Exclude<HookMix, "one-middleware">, readonly Kind[]> = {
   mixed: ["before", "after", "middleware"],
   sync: ["before", "after"],
   middleware: ["middleware"],
 };
+
+function kindAt(mix: HookMix, i: number): Kind {
+  if (mix !== "one-middleware") {
+    const kinds = KINDS[mix];
+    return kinds[i % kinds.length] as Kind;
+  }
+  if (i === 2) return "middleware";
+  return i < 2 ? (KINDS.sync[i] as Kind) : (KINDS.sync[(i - 1) % 2] as Kind);
+}
 
 // Every form of filter, all matching the call: they are resolved when the chain is built, never per call.
 function matchingOptions(i: number, tool: Tool<QueryInput, string>): HookOptions {
@@ -77,7 +91,7 @@ export function toolwareStack(options: StackOptions): ToolwareStack {
   const agent = new Agent({ role: "researcher" });
   const crew = new Crew({ agents: [agent] });
   const layers = [hooks, crew, agent] as const;
-  const add = (i: number, kind: "before" | "after" | "middleware", opts: HookOptions): void => {
+  const add = (i: number, kind: Kind, opts: HookOptions): void => {
     const layer = layers[i % 3] as (typeof layers)[number];
     if (kind === "before") layer.before(probe === undefined ? () => {} : () => probe(), opts);
     else if (kind === "after") layer.after(probe === undefined ? () => {} : () => probe(), opts);
@@ -91,10 +105,9 @@ export function toolwareStack(options: StackOptions): ToolwareStack {
         await next();
       }, opts);
   };
-  const kinds = KINDS[mix];
   // Non-matching hooks go first and interleave by layer, so they sit between matching ones in every list.
-  for (let i = 0; i < nonMatching; i++) add(i, kinds[i % kinds.length] as "before", otherOptions(i));
-  for (let i = 0; i < n; i++) add(i, kinds[i % kinds.length] as "before", matchingOptions(i, tool));
+  for (let i = 0; i < nonMatching; i++) add(i, kindAt(mix, i), otherOptions(i));
+  for (let i = 0; i < n; i++) add(i, kindAt(mix, i), matchingOptions(i, tool));
   const bindings = { agent, crew };
   return { hooks, tool, call: () => hooks.invoke(tool, input, bindings) };
 }

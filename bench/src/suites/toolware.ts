@@ -130,6 +130,10 @@ const cases: Cases = {
     direct,
     tw("toolware-0", `toolware, ${MIXED[0]}`, { hooks: 0 }),
     tw("toolware-10-sync", "toolware, 10 sync hooks (5 before, 5 after)", { hooks: 10, mix: "sync" }),
+    tw("toolware-10-one-mw", "toolware, 10 hooks (5 before, 4 after, 1 middleware)", {
+      hooks: 10,
+      mix: "one-middleware",
+    }),
     tw("toolware-10-mw", "toolware, 10 middlewares", { hooks: 10, mix: "middleware" }),
     koa(0),
     koa(10),
