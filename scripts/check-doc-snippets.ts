@@ -4,8 +4,8 @@
  * equal `docs/snippets/<file>` (that first line included), so a snippet that
  * stops compiling fails `tsc` and a block that drifts from its file fails here.
  * Every other ```ts / ```typescript block is an error too (it would not be
- * compiled), except on exempt pages: `docs/packs/*.md` by default, which the
- * pack authors keep. `docs/api` (generated) and `docs/snippets` are not read.
+ * compiled), except on pages a caller exempts (none by default: every page is
+ * strict). `docs/api` (generated) and `docs/snippets` are not read.
  *
  * Run: `npx tsx scripts/check-doc-snippets.ts` to check, `--write` to copy the files into the blocks.
  */
@@ -26,7 +26,7 @@ export interface SnippetCheckOptions {
   strictPages?: readonly string[];
   /**
    * Path prefixes (relative to the root, with `/`) of pages whose TypeScript blocks need no snippet marker; such
-   * blocks are listed in `unchecked` instead. Default `["docs/packs/"]`.
+   * blocks are listed in `unchecked` instead. Default `[]`: every page is strict.
    */
   exempt?: readonly string[];
 }
@@ -56,7 +56,7 @@ export interface CodeBlock {
 }
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const DEFAULT_EXEMPT = ["docs/packs/"];
+const DEFAULT_EXEMPT: readonly string[] = [];
 const SNIPPET = /^\/\/ snippet: (\S+)\s*$/;
 const TS_FENCE = /^(\s*)(`{3,}|~{3,})\s*(ts|typescript|tsx)\b/;
 
@@ -213,6 +213,8 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     console.log(`${report.unchecked.length} TypeScript blocks on exempt pages are not snippets (not compiled):`);
     for (const where of report.unchecked) console.log(`  ${where}`);
   }
-  console.log(`${report.checked} snippet blocks checked, ${report.problems.length} problems`);
+  console.log(
+    `${report.checked} snippet blocks checked, ${report.unchecked.length} unchecked, ${report.problems.length} problems`,
+  );
   if (report.problems.length > 0) process.exitCode = 1;
 }

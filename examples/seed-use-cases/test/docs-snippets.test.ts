@@ -1,11 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkDocSnippets, tsBlocks } from "../../../scripts/check-doc-snippets.js";
 
-// The guide's pages, in the seed document's chapter order: they must exist, and (like every page outside
-// docs/packs) hold no TypeScript block that is not a checked snippet.
+// The guide's pages, in the seed document's chapter order: they must exist, and (like every page, the pack
+// pages in docs/packs included) hold no TypeScript block that is not a checked snippet.
+const REPO = fileURLToPath(new URL("../../..", import.meta.url));
+
 const GUIDE_PAGES = [
   "docs/README.md",
   "docs/overview.md",
@@ -28,11 +31,22 @@ const GUIDE_PAGES = [
 ];
 
 describe("docs snippets in this repository", () => {
-  it("keeps every `// snippet:` block identical to its file, with no orphan files", () => {
+  it("keeps every `// snippet:` block identical to its file, with no orphan files and no unchecked block", () => {
     const report = checkDocSnippets({ strictPages: GUIDE_PAGES });
     expect(report.problems).toEqual([]);
+    expect(report.unchecked).toEqual([]);
     // Guards against a checker that silently finds nothing.
-    expect(report.checked).toBeGreaterThanOrEqual(80);
+    expect(report.checked).toBeGreaterThanOrEqual(130);
+  });
+
+  it("checks the pack pages too: each of docs/packs/*.md shows at least one snippet", () => {
+    const packPages = readdirSync(join(REPO, "docs/packs")).filter((name) => name.endsWith(".md"));
+    expect(packPages.length).toBeGreaterThanOrEqual(13);
+    for (const page of packPages) {
+      const blocks = tsBlocks(readFileSync(join(REPO, "docs/packs", page), "utf8"));
+      expect(blocks.length, page).toBeGreaterThan(0);
+      for (const block of blocks) expect(block.body[0], `docs/packs/${page}:${block.line}`).toMatch(/^\/\/ snippet: /);
+    }
   });
 });
 
@@ -91,7 +105,7 @@ describe("checkDocSnippets on a fixture", () => {
     expect(strict.problems).toContain("docs/missing.md: the page does not exist");
   });
 
-  it("is strict on every page by default, except the pack pages; nested folders such as docs/zh included", () => {
+  it("is strict on every page by default, nested folders such as docs/zh and docs/packs included", () => {
     const block = `${FENCE}typescript\nconst free = 1;\n${FENCE}\n`;
     const dir = fixture("# Page\n", {});
     mkdirSync(join(dir, "docs/zh"));
@@ -102,11 +116,21 @@ describe("checkDocSnippets on a fixture", () => {
     writeFileSync(join(dir, "docs/api/index.md"), block);
     const report = checkDocSnippets({ root: dir });
     expect(report.problems).toEqual([
+      "docs/packs/cache.md:1: a TypeScript block without a `// snippet: <file>` first line",
       "docs/zh/overview.md:1: a TypeScript block without a `// snippet: <file>` first line",
     ]);
-    expect(report.unchecked).toEqual(["docs/packs/cache.md:1"]);
-    // A page named in strictPages is strict even under an exempt prefix.
-    expect(checkDocSnippets({ root: dir, strictPages: ["docs/packs/cache.md"] }).problems).toHaveLength(2);
+    expect(report.unchecked).toEqual([]);
+
+    // A caller can still exempt pages: their free blocks are listed, not reported...
+    const exempt = checkDocSnippets({ root: dir, exempt: ["docs/packs/"] });
+    expect(exempt.problems).toEqual([
+      "docs/zh/overview.md:1: a TypeScript block without a `// snippet: <file>` first line",
+    ]);
+    expect(exempt.unchecked).toEqual(["docs/packs/cache.md:1"]);
+    // ...except a page named in strictPages, which is strict even under an exempt prefix.
+    const strict = checkDocSnippets({ root: dir, exempt: ["docs/packs/"], strictPages: ["docs/packs/cache.md"] });
+    expect(strict.problems).toHaveLength(2);
+    expect(strict.unchecked).toEqual([]);
   });
 
   it("ignores TypeScript fences nested in other fenced blocks", () => {
