@@ -44,7 +44,7 @@ export interface GuardrailsOptions extends GuardrailsPolicy {
   priority?: number;
 }
 
-/** A tool description for {@link GuardrailsPack.check}. */
+/** A tool description for the `check()` method of a {@link GuardrailsPack}. */
 export interface GuardrailsQuery {
   toolName: string;
   tags?: readonly string[];
@@ -52,7 +52,7 @@ export interface GuardrailsQuery {
   role?: string;
 }
 
-/** The outcome of {@link GuardrailsPack.check}. */
+/** What the `check()` method of a {@link GuardrailsPack} answers. */
 export interface GuardrailsDecision {
   readonly allowed: boolean;
   readonly block: GuardrailsBlock | undefined;
