@@ -4,10 +4,10 @@ import { lowerDecorators } from "./scripts/vite-lower-decorators.js";
 
 export default defineConfig({
   plugins: [lowerDecorators()],
-  // Workspace packages resolve to their TypeScript sources in tests (the "source" export condition),
-  // so the suite never depends on a build.
-  resolve: { conditions: ["source", ...defaultClientConditions] },
-  ssr: { resolve: { conditions: ["source", ...defaultServerConditions] } },
+  // Workspace packages resolve to their TypeScript sources in tests (the "@toolware/source" export
+  // condition, named so that no third-party package answers to it), so the suite never depends on a build.
+  resolve: { conditions: ["@toolware/source", ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ["@toolware/source", ...defaultServerConditions] } },
   test: {
     include: ["packages/*/src/**/*.test.ts", "examples/*/test/**/*.test.ts"],
     typecheck: {

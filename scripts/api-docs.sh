@@ -9,7 +9,7 @@
 # Why the options in scripts/typedoc.json look the way they do:
 # - "packages" mode names the modules after package.json ("@toolware/core", "@toolware/packs/cache");
 # - each package's tsconfig.build.json keeps the tests out, but resolves @toolware/core to dist/, which may not
-#   be built: the "source" condition points it at the sources instead, and rootDir widens to the repository;
+#   be built: the "@toolware/source" condition points it at the sources instead, and rootDir widens to the repository;
 # - type errors are tsc's job (pnpm typecheck), so typedoc skips the check: the packs' program sees the core's
 #   sources without the core's ambient koa-compose declaration.
 set -eu
