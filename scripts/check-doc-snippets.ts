@@ -137,7 +137,11 @@ export function checkDocSnippets(options: SnippetCheckOptions = {}): SnippetRepo
   const used = new Set<string>();
   let checked = 0;
 
-  for (const page of markdownFiles(docsDir)) {
+  // The READMEs show code too: the repository's and each package's.
+  const readmes = ["README.md", "packages/core/README.md", "packages/packs/README.md"]
+    .map((file) => join(root, file))
+    .filter((file) => existsSync(file));
+  for (const page of [...markdownFiles(docsDir), ...readmes]) {
     const rel = relative(root, page).split(sep).join("/");
     const lenient = !strict.has(rel) && exempt.some((prefix) => rel.startsWith(prefix));
     const lines = readFileSync(page, "utf8").split(/\r?\n/);
