@@ -11,6 +11,7 @@ export { Agent, type AgentOptions, Crew, type CrewOptions, Task, type TaskOption
 export * from "./errors.js";
 export * from "./human-input.js";
 export { normalizeName } from "./names.js";
+export type { ToolHooksMessages, ToolHooksOptions } from "./options.js";
 export { definePack, type HookSpec, isPack, type Pack, type PackSpec } from "./pack.js";
 export { HookRegistry, type RegistryEvents, type ToolScopedOptions } from "./registry.js";
 export { defineTool, type ToolDefinition } from "./tool.js";
@@ -19,7 +20,5 @@ export {
   type ExplainQuery,
   ToolHooks,
   type ToolHooksEvents,
-  type ToolHooksMessages,
-  type ToolHooksOptions,
 } from "./tool-hooks.js";
 export type * from "./types.js";

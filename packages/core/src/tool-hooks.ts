@@ -1,8 +1,9 @@
+import { askHuman } from "./ask-human.js";
 import { buildChain, type Chain, selectHooks } from "./chain.js";
-import { type CallServices, type HumanInputOptions, ToolCallHookContext } from "./context.js";
+import { type CallServices, ToolCallHookContext } from "./context.js";
 import { Agent, Crew, type Task } from "./entities.js";
-import { HumanInputTimeoutError, HumanInputUnavailableError, messageOf, ToolwareError } from "./errors.js";
-import { type HumanInputProvider, terminalHumanInput } from "./human-input.js";
+import type { HumanInputProvider } from "./human-input.js";
+import { resolveOptions, type ToolHooksOptions } from "./options.js";
 import { HookRegistry, type RegistryEvents } from "./registry.js";
 import type { Runtime, RuntimeHook } from "./run.js";
 import { assertTool } from "./tool.js";
@@ -15,29 +16,6 @@ export interface CallBindings {
   crew?: Crew | undefined;
   /** Cancels the call: the tool receives it (combined with any a hook links). */
   signal?: AbortSignal | undefined;
-}
-
-/** The agent-facing messages toolware writes; override any of them. */
-export interface ToolHooksMessages {
-  /** Default: `Tool execution blocked by hook. Tool: <name>` plus `. Reason: <reason>` when given. */
-  blocked?: (toolName: string, reason: string | undefined) => string;
-  /** When an after-phase hook failed and its result was withheld. */
-  withheld?: (toolName: string, reason: string) => string;
-  /** When the tool threw. */
-  failed?: (toolName: string, error: unknown) => string;
-}
-
-/** Options of {@link ToolHooks}. */
-export interface ToolHooksOptions {
-  /** What a failing hook does unless it says otherwise. Default `"block"` (fail closed). */
-  onHookError?: HookErrorPolicy;
-  /** Record each hook's duration in the trace (costs two clock reads per hook). Default false. */
-  timing?: boolean;
-  /** Where `ctx.requestHumanInput` asks. Default: the terminal. */
-  humanInput?: HumanInputProvider;
-  messages?: ToolHooksMessages;
-  /** Where a failing event listener (or message formatter) is reported. Default: `console.error`. */
-  onListenerError?: (event: string, error: unknown) => void;
 }
 
 /** Payloads of the events a `ToolHooks` emits. */
@@ -71,40 +49,8 @@ export interface ExplainQuery {
   crew?: Crew;
 }
 
-const POLICIES = new Set<HookErrorPolicy>(["block", "continue", "throw"]);
-const OPTION_KEYS = new Set(["onHookError", "timing", "humanInput", "messages", "onListenerError"]);
 const NONE = {};
 const NO_BINDINGS: CallBindings = Object.freeze({});
-
-const MESSAGE_KEYS = new Set(["blocked", "withheld", "failed"]);
-
-function checkMessages(messages: ToolHooksMessages | undefined): ToolHooksMessages {
-  if (messages === undefined) return {};
-  if (messages === null || typeof messages !== "object") throw new TypeError("toolware: `messages` must be an object");
-  for (const [key, value] of Object.entries(messages)) {
-    if (!MESSAGE_KEYS.has(key)) {
-      throw new TypeError(`toolware: unknown message \`${key}\` (expected one of: blocked, withheld, failed)`);
-    }
-    if (value !== undefined && typeof value !== "function") {
-      throw new TypeError(`toolware: \`messages.${key}\` must be a function`);
-    }
-  }
-  return messages;
-}
-
-function defaultBlocked(toolName: string, reason: string | undefined): string {
-  return reason === undefined || reason === ""
-    ? `Tool execution blocked by hook. Tool: ${toolName}`
-    : `Tool execution blocked by hook. Tool: ${toolName}. Reason: ${reason}`;
-}
-
-function defaultWithheld(toolName: string, reason: string): string {
-  return `Tool result withheld by hook. Tool: ${toolName}. Reason: ${reason}`;
-}
-
-function defaultFailed(toolName: string, error: unknown): string {
-  return `Tool execution failed. Tool: ${toolName}. Error: ${messageOf(error)}`;
-}
 
 /**
  * A toolware app: its own hooks are the global layer of every call it runs.
@@ -128,65 +74,21 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
 
   constructor(options: ToolHooksOptions = {}) {
     super("global");
-    if (options === null || typeof options !== "object")
-      throw new TypeError("toolware: new ToolHooks() takes an options object");
-    for (const key of Object.keys(options)) {
-      if (!OPTION_KEYS.has(key)) {
-        throw new TypeError(
-          `toolware: unknown ToolHooks option \`${key}\` (expected one of: ${[...OPTION_KEYS].join(", ")})`,
-        );
-      }
-    }
-    const policy = options.onHookError ?? "block";
-    if (!POLICIES.has(policy)) {
-      throw new TypeError(
-        `toolware: \`onHookError\` must be "block", "continue" or "throw", got ${JSON.stringify(policy)}`,
-      );
-    }
-    this.#policy = policy;
-    if (options.humanInput !== undefined && typeof options.humanInput !== "function") {
-      throw new TypeError("toolware: `humanInput` must be a function (request) => string | Promise<string>");
-    }
-    if (options.timing !== undefined && typeof options.timing !== "boolean") {
-      throw new TypeError("toolware: `timing` must be true or false");
-    }
-    if (options.onListenerError !== undefined && typeof options.onListenerError !== "function") {
-      throw new TypeError("toolware: `onListenerError` must be a function");
-    }
-    this.#humanInput = options.humanInput ?? terminalHumanInput();
-    this.#onListenerError = options.onListenerError;
-    const messages = checkMessages(options.messages);
-    // A user formatter that throws must not break the call: fall back to the default text, and say so.
-    const safe = <A extends unknown[]>(
-      kind: string,
-      custom: ((...a: A) => string) | undefined,
-      fallback: (...a: A) => string,
-    ) =>
-      custom === undefined
-        ? fallback
-        : (...args: A): string => {
-            try {
-              const text = custom(...args);
-              if (typeof text === "string") return text;
-              throw new TypeError(`returned ${typeof text} instead of a string`);
-            } catch (error) {
-              this._reportListenerError(`messages.${kind}`, error);
-              return fallback(...args);
-            }
-          };
-    const blocked = safe("blocked", messages.blocked, defaultBlocked);
-    const withheld = safe("withheld", messages.withheld, defaultWithheld);
-    const failed = safe("failed", messages.failed, defaultFailed);
+    const resolved = resolveOptions(options, (where, error) => this._reportListenerError(where, error));
+    this.#policy = resolved.policy;
+    this.#humanInput = resolved.humanInput;
+    this.#onListenerError = resolved.onListenerError;
     this.#runtime = {
-      timing: options.timing === true,
+      timing: resolved.timing,
       hookFailed: (ctx, hook: RuntimeHook, phase, error) =>
         this._emit("hook:error", { ctx, hook: hook.info, phase, error, policy: hook.policy }),
-      formatWithheld: withheld,
-      formatFailed: failed,
+      formatWithheld: resolved.messages.withheld,
+      formatFailed: resolved.messages.failed,
     };
     this.#services = {
-      formatBlocked: blocked,
-      requestHumanInput: (ctx, prompt, defaultMessage, options) => this.#ask(ctx, prompt, defaultMessage, options),
+      formatBlocked: resolved.messages.blocked,
+      requestHumanInput: (ctx, prompt, defaultMessage, options) =>
+        askHuman(this.#humanInput, ctx, prompt, defaultMessage, options),
     };
   }
 
@@ -368,51 +270,5 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     const chain = buildChain(this.#runtime, selectHooks(layers, toolName, agent), this.#policy, [gv, cv, av]);
     cache.set(toolName, chain);
     return chain;
-  }
-
-  async #ask(
-    ctx: ToolCallHookContext,
-    prompt: string,
-    defaultMessage: string | undefined,
-    options: HumanInputOptions | undefined,
-  ): Promise<string> {
-    if (typeof prompt !== "string") throw new TypeError("toolware: requestHumanInput() needs a prompt string");
-    const timeoutMs = options?.timeoutMs;
-    if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0)) {
-      throw new TypeError("toolware: requestHumanInput() `timeoutMs` must be a positive number");
-    }
-    // The provider gets one signal: the call's, this question's, and the time limit's.
-    const signals = [ctx.signal];
-    if (options?.signal !== undefined) signals.push(options.signal);
-    const limit = timeoutMs === undefined ? undefined : new AbortController();
-    if (limit !== undefined) signals.push(limit.signal);
-    const signal = signals.length === 1 ? ctx.signal : AbortSignal.any(signals);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      const asked = Promise.resolve(
-        this.#humanInput({ prompt, defaultMessage, toolName: ctx.toolName, callId: ctx.callId, signal }),
-      );
-      const answer = await (limit === undefined
-        ? asked
-        : Promise.race([
-            asked,
-            new Promise<never>((_, reject) => {
-              timer = setTimeout(() => {
-                const error = new HumanInputTimeoutError(`no answer to "${prompt}" within ${timeoutMs} ms`);
-                limit.abort(error);
-                reject(error);
-              }, timeoutMs);
-            }),
-          ]));
-      if (typeof answer !== "string") {
-        throw new HumanInputUnavailableError(`the human-input provider returned ${typeof answer} instead of a string`);
-      }
-      return answer;
-    } catch (error) {
-      if (error instanceof ToolwareError) throw error;
-      throw new HumanInputUnavailableError(`the human-input provider failed: ${messageOf(error)}`, { cause: error });
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
-    }
   }
 }

@@ -1,0 +1,130 @@
+import { messageOf } from "./errors.js";
+import { type HumanInputProvider, terminalHumanInput } from "./human-input.js";
+import type { HookErrorPolicy } from "./types.js";
+
+/** The agent-facing messages toolware writes; override any of them. */
+export interface ToolHooksMessages {
+  /** Default: `Tool execution blocked by hook. Tool: <name>` plus `. Reason: <reason>` when given. */
+  blocked?: (toolName: string, reason: string | undefined) => string;
+  /** When an after-phase hook failed and its result was withheld. */
+  withheld?: (toolName: string, reason: string) => string;
+  /** When the tool threw. */
+  failed?: (toolName: string, error: unknown) => string;
+}
+
+/** Options of {@link ToolHooks}. */
+export interface ToolHooksOptions {
+  /** What a failing hook does unless it says otherwise. Default `"block"` (fail closed). */
+  onHookError?: HookErrorPolicy;
+  /** Record each hook's duration in the trace (costs two clock reads per hook). Default false. */
+  timing?: boolean;
+  /** Where `ctx.requestHumanInput` asks. Default: the terminal. */
+  humanInput?: HumanInputProvider;
+  messages?: ToolHooksMessages;
+  /** Where a failing event listener (or message formatter) is reported. Default: `console.error`. */
+  onListenerError?: (event: string, error: unknown) => void;
+}
+
+const POLICIES = new Set<HookErrorPolicy>(["block", "continue", "throw"]);
+const OPTION_KEYS = new Set(["onHookError", "timing", "humanInput", "messages", "onListenerError"]);
+
+const MESSAGE_KEYS = new Set(["blocked", "withheld", "failed"]);
+
+function checkMessages(messages: ToolHooksMessages | undefined): ToolHooksMessages {
+  if (messages === undefined) return {};
+  if (messages === null || typeof messages !== "object") throw new TypeError("toolware: `messages` must be an object");
+  for (const [key, value] of Object.entries(messages)) {
+    if (!MESSAGE_KEYS.has(key)) {
+      throw new TypeError(`toolware: unknown message \`${key}\` (expected one of: blocked, withheld, failed)`);
+    }
+    if (value !== undefined && typeof value !== "function") {
+      throw new TypeError(`toolware: \`messages.${key}\` must be a function`);
+    }
+  }
+  return messages;
+}
+
+function defaultBlocked(toolName: string, reason: string | undefined): string {
+  return reason === undefined || reason === ""
+    ? `Tool execution blocked by hook. Tool: ${toolName}`
+    : `Tool execution blocked by hook. Tool: ${toolName}. Reason: ${reason}`;
+}
+
+function defaultWithheld(toolName: string, reason: string): string {
+  return `Tool result withheld by hook. Tool: ${toolName}. Reason: ${reason}`;
+}
+
+function defaultFailed(toolName: string, error: unknown): string {
+  return `Tool execution failed. Tool: ${toolName}. Error: ${messageOf(error)}`;
+}
+
+/** Options checked, with defaults filled in and user formatters made safe. @internal */
+export interface ResolvedOptions {
+  readonly policy: HookErrorPolicy;
+  readonly timing: boolean;
+  readonly humanInput: HumanInputProvider;
+  readonly onListenerError: ((event: string, error: unknown) => void) | undefined;
+  readonly messages: Required<ToolHooksMessages>;
+}
+
+/** Checks `new ToolHooks()` options; `report` hears of formatters that fail at run time. @internal */
+export function resolveOptions(
+  options: ToolHooksOptions,
+  report: (where: string, error: unknown) => void,
+): ResolvedOptions {
+  if (options === null || typeof options !== "object") {
+    throw new TypeError("toolware: new ToolHooks() takes an options object");
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.has(key)) {
+      throw new TypeError(
+        `toolware: unknown ToolHooks option \`${key}\` (expected one of: ${[...OPTION_KEYS].join(", ")})`,
+      );
+    }
+  }
+  const policy = options.onHookError ?? "block";
+  if (!POLICIES.has(policy)) {
+    throw new TypeError(
+      `toolware: \`onHookError\` must be "block", "continue" or "throw", got ${JSON.stringify(policy)}`,
+    );
+  }
+  if (options.humanInput !== undefined && typeof options.humanInput !== "function") {
+    throw new TypeError("toolware: `humanInput` must be a function (request) => string | Promise<string>");
+  }
+  if (options.timing !== undefined && typeof options.timing !== "boolean") {
+    throw new TypeError("toolware: `timing` must be true or false");
+  }
+  if (options.onListenerError !== undefined && typeof options.onListenerError !== "function") {
+    throw new TypeError("toolware: `onListenerError` must be a function");
+  }
+  const messages = checkMessages(options.messages);
+  // A user formatter that throws must not break the call: fall back to the default text, and say so.
+  const safe = <A extends unknown[]>(
+    kind: string,
+    custom: ((...a: A) => string) | undefined,
+    fallback: (...a: A) => string,
+  ) =>
+    custom === undefined
+      ? fallback
+      : (...args: A): string => {
+          try {
+            const text = custom(...args);
+            if (typeof text === "string") return text;
+            throw new TypeError(`returned ${typeof text} instead of a string`);
+          } catch (error) {
+            report(`messages.${kind}`, error);
+            return fallback(...args);
+          }
+        };
+  return {
+    policy,
+    timing: options.timing === true,
+    humanInput: options.humanInput ?? terminalHumanInput(),
+    onListenerError: options.onListenerError,
+    messages: {
+      blocked: safe("blocked", messages.blocked, defaultBlocked),
+      withheld: safe("withheld", messages.withheld, defaultWithheld),
+      failed: safe("failed", messages.failed, defaultFailed),
+    },
+  };
+}
