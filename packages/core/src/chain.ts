@@ -4,7 +4,8 @@ import type { Agent } from "./entities.js";
 import { wrapMiddleware } from "./middleware.js";
 import { nameForms } from "./names.js";
 import type { Registration } from "./registry.js";
-import { type Runtime, type RuntimeHook, runAfters, runBefores, runToolThen } from "./run.js";
+import { type Runtime, type RuntimeHook, runAfters, runBefores } from "./run.js";
+import { runToolThen } from "./run-tool.js";
 import type { HookErrorPolicy, LayerKind } from "./types.js";
 
 type Ctx = ToolCallHookContext;
