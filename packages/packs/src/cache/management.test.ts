@@ -1,52 +1,7 @@
 import { defineTool, ToolHooks } from "@toolware/core";
 import { describe, expect, it } from "vitest";
 import { type CacheEntry, type CacheStore, cache, memoryCacheStore } from "./index.js";
-
-// Tools whose runs are counted; `search` waits until the test opens its gates.
-function setup() {
-  let t = 1_000;
-  const runs: string[] = [];
-  let failNext = 0;
-  const gates: (() => void)[] = [];
-  const search = defineTool({
-    name: "web_search",
-    execute: async (input: { query: string; limit?: number }) => {
-      runs.push(input.query);
-      await new Promise<void>((r) => gates.push(r));
-      if (failNext > 0) {
-        failNext--;
-        throw new Error("upstream 503");
-      }
-      return { hits: [`${input.query}-1`, `${input.query}-2`], limit: input.limit };
-    },
-  });
-  const syncSearch = defineTool({
-    name: "sync_search",
-    execute: (input: { query: string }) => {
-      runs.push(input.query);
-      return `results for ${input.query}`;
-    },
-  });
-  const other = defineTool({ name: "other", execute: () => runs.push("other") });
-  // Lets every pending tool run finish, then lets the chain settle.
-  const openGates = async () => {
-    for (let i = 0; i < 5; i++) {
-      while (gates.length > 0) gates.shift()?.();
-      await new Promise((r) => setImmediate(r));
-    }
-  };
-  return {
-    clock: { now: () => t, advance: (ms: number) => (t += ms) },
-    search,
-    syncSearch,
-    other,
-    runs,
-    failNextRuns: (k: number) => {
-      failNext = k;
-    },
-    openGates,
-  };
-}
+import { setup } from "./test-fixtures.js";
 
 describe("cache: management and failures", () => {
   it("invalidates one input, one tool, or everything", async () => {
