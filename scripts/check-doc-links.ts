@@ -7,9 +7,10 @@
  *
  * Run: `npx tsx scripts/check-doc-links.ts` (exit code 1 when a link is broken).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { markdownFiles } from "./markdown-files.js";
 
 /** Where to look. */
 export interface LinkCheckOptions {
@@ -36,25 +37,10 @@ export interface LinkReport {
 }
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SKIPPED_DIRS = new Set(["api", "node_modules", "snippets"]);
 // `[text](target "title")`, text with one level of nested brackets; images too.
 const INLINE = /!?\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+["'(][^)]*)?\)/g;
 const DEFINITION = /^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+["'(].*)?$/;
 const EXTERNAL = /^[a-z][a-z0-9+.-]*:/i;
-
-function markdownFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const entry of readdirSync(dir).sort()) {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) {
-      if (!SKIPPED_DIRS.has(entry)) out.push(...markdownFiles(path));
-    } else if (entry.endsWith(".md")) {
-      out.push(path);
-    }
-  }
-  return out;
-}
 
 /**
  * The anchor GitHub gives a heading: lower case, inline code marks and

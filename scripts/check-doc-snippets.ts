@@ -9,9 +9,10 @@
  *
  * Run: `npx tsx scripts/check-doc-snippets.ts` to check, `--write` to copy the files into the blocks.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { markdownFiles } from "./markdown-files.js";
 
 /** Where to look, and whether to repair drifted blocks. */
 export interface SnippetCheckOptions {
@@ -59,20 +60,6 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DEFAULT_EXEMPT: readonly string[] = [];
 const SNIPPET = /^\/\/ snippet: (\S+)\s*$/;
 const TS_FENCE = /^(\s*)(`{3,}|~{3,})\s*(ts|typescript|tsx)\b/;
-
-function markdownFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const entry of readdirSync(dir).sort()) {
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) {
-      if (entry !== "snippets" && entry !== "api" && entry !== "node_modules") out.push(...markdownFiles(path));
-    } else if (entry.endsWith(".md")) {
-      out.push(path);
-    }
-  }
-  return out;
-}
 
 /**
  * The TypeScript blocks of a Markdown page.

@@ -6,6 +6,7 @@ import {
   type ToolCallHookContext,
   type ToolFilter,
 } from "@toolware/core";
+import { observerOptions } from "../internal/observer-options.js";
 import { type AnalyticsSnapshot, Counter } from "./stats.js";
 
 export { type AnalyticsSnapshot, type DurationStats, nearestRank, type ToolStats } from "./stats.js";
@@ -132,12 +133,7 @@ export function analytics(options: AnalyticsOptions = {}): AnalyticsPack {
     });
   }
 
-  const hookOptions = {
-    onError: "continue" as const,
-    priority: options.priority ?? 1000,
-    ...(options.tools === undefined ? {} : { tools: options.tools }),
-    ...(options.agents === undefined ? {} : { agents: options.agents }),
-  };
+  const hookOptions = observerOptions(options, 1000);
 
   return definePack({
     name: "analytics",

@@ -6,6 +6,7 @@ import {
   type ToolCallHookContext,
   type ToolFilter,
 } from "@toolware/core";
+import { observerOptions } from "../internal/observer-options.js";
 import { limitsOf, type PreviewLimits, safeJson, truncate } from "./preview.js";
 
 export { type PreviewLimits, safeJson, truncate } from "./preview.js";
@@ -184,12 +185,7 @@ export function debugLog(options: DebugLogOptions = {}): Pack {
     emit("info", { ...base, decision, result }, `✅ ${head} ${how}${took} | result: ${result}`);
   }
 
-  const hookOptions = {
-    onError: "continue" as const,
-    priority: options.priority ?? 900,
-    ...(options.tools === undefined ? {} : { tools: options.tools }),
-    ...(options.agents === undefined ? {} : { agents: options.agents }),
-  };
+  const hookOptions = observerOptions(options, 900);
   return definePack({
     name: "debug-log",
     // At equal priority after-hooks sit outside before-hooks: the end line sees everything inside.
