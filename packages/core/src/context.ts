@@ -226,7 +226,7 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
    * added is the outermost.
    */
   wrapExecution(wrapper: ExecutionWrapper): void {
-    if (this._toolRan) throw new ToolwareError("wrapExecution() must be called before the tool runs");
+    if (this._toolRan) throw new ToolwareError("TOOLWARE_WRAP_TOO_LATE", "wrapExecution() must be called before the tool runs");
     if (this._wrappers === undefined) this._wrappers = [];
     this._wrappers.push(wrapper);
   }

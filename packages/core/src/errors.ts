@@ -1,18 +1,63 @@
 import type { HookKind, LayerKind } from "./types.js";
 
 /**
- * Base class of every error toolware throws, so callers can tell them apart.
+ * A stable identifier of one kind of toolware error, listed in docs/troubleshooting.md.
+ * Messages may be reworded between versions; codes are not.
+ */
+export type ToolwareErrorCode = `TOOLWARE_${string}`;
+
+/**
+ * Base class of the errors toolware throws or reports at run time, so callers can tell them apart.
+ * Mistakes in arguments and options are {@link ToolwareTypeError}s instead; both carry a `code`.
  *
  * @example
  * ```ts
- * try { await hooks.invoke(tool, input); } catch (e) { if (e instanceof ToolwareError) … }
+ * try { await hooks.invoke(tool, input); } catch (e) { if (e instanceof ToolwareError) console.log(e.code); }
  * ```
  */
 export class ToolwareError extends Error {
   override name = "ToolwareError";
-  constructor(message: string, options?: { cause?: unknown }) {
+  readonly code: ToolwareErrorCode;
+  constructor(code: ToolwareErrorCode, message: string, options?: { cause?: unknown }) {
     super(`toolware: ${message}`, options);
+    this.code = code;
   }
+}
+
+/**
+ * A wrong argument or option (a typo, a wrong type, a missing field): a `TypeError`, as the
+ * platform throws for bad arguments, with a stable `code` like Node's own `ERR_*` errors.
+ *
+ * @example
+ * ```ts
+ * try { new ToolHooks({ polcy: "block" } as never); } catch (e) { if (e instanceof ToolwareTypeError) e.code; }
+ * // "TOOLWARE_UNKNOWN_OPTION"
+ * ```
+ */
+export class ToolwareTypeError extends TypeError {
+  readonly code: ToolwareErrorCode;
+  constructor(code: ToolwareErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message.startsWith("toolware: ") ? message : `toolware: ${message}`, options);
+    this.code = code;
+  }
+}
+
+/**
+ * The stable code of an error toolware made (a {@link ToolwareError} or {@link ToolwareTypeError}),
+ * or `undefined` for anything else. Never throws, whatever it is given.
+ *
+ * @example
+ * ```ts
+ * hooks.on("hook:error", ({ error }) => metrics.increment(toolwareCode(error) ?? "OTHER"));
+ * ```
+ */
+export function toolwareCode(error: unknown): ToolwareErrorCode | undefined {
+  try {
+    if (error instanceof ToolwareError || error instanceof ToolwareTypeError) return error.code;
+  } catch {
+    // A Proxy whose getPrototypeOf trap throws is nobody's error code.
+  }
+  return undefined;
 }
 
 /**
@@ -32,7 +77,7 @@ export class HookFailedError extends ToolwareError {
   readonly kind: HookKind;
   readonly phase: "before" | "after";
   constructor(hook: string, layer: LayerKind, kind: HookKind, phase: "before" | "after", cause: unknown) {
-    super(`hook ${hook} failed: ${messageOf(cause)}`, { cause });
+    super("TOOLWARE_HOOK_FAILED", `hook ${hook} failed: ${messageOf(cause)}`, { cause });
     this.hook = hook;
     this.layer = layer;
     this.kind = kind;
@@ -52,7 +97,7 @@ export class HookTimeoutError extends ToolwareError {
   override name = "HookTimeoutError";
   readonly timeoutMs: number;
   constructor(hook: string, timeoutMs: number) {
-    super(`hook ${hook} timed out after ${timeoutMs} ms`);
+    super("TOOLWARE_HOOK_TIMEOUT", `hook ${hook} timed out after ${timeoutMs} ms`);
     this.timeoutMs = timeoutMs;
   }
 }
@@ -68,6 +113,9 @@ export class HookTimeoutError extends ToolwareError {
  */
 export class HumanInputUnavailableError extends ToolwareError {
   override name = "HumanInputUnavailableError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("TOOLWARE_HUMAN_INPUT_UNAVAILABLE", message, options);
+  }
 }
 
 /**
@@ -80,6 +128,9 @@ export class HumanInputUnavailableError extends ToolwareError {
  */
 export class HumanInputTimeoutError extends ToolwareError {
   override name = "HumanInputTimeoutError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("TOOLWARE_HUMAN_INPUT_TIMEOUT", message, options);
+  }
 }
 
 /** A readable message from anything thrown. */

@@ -79,6 +79,7 @@ export function wrapMiddleware(rt: Runtime, h: RuntimeHook): (ctx: Ctx, next: Ko
       if (stage !== BEFORE) {
         return Promise.reject(
           new ToolwareError(
+            "TOOLWARE_NEXT_TWICE",
             `middleware ${h.name} called next() more than once; the chain runs once per call (use ctx.wrapExecution() to run the tool again)`,
           ),
         );
@@ -144,6 +145,7 @@ export function wrapMiddleware(rt: Runtime, h: RuntimeHook): (ctx: Ctx, next: Ko
       if (stage === BEFORE && !ctx._settled) {
         stage = ABANDONED;
         const error = new ToolwareError(
+          "TOOLWARE_NEXT_NOT_CALLED",
           `middleware ${h.name} returned without calling next(), ctx.respond() or ctx.block(): did you forget \`await next()\`?`,
         );
         ctx.error = error;

@@ -45,7 +45,7 @@ export class ToolTimeoutError extends ToolwareError {
   readonly toolName: string;
   readonly timeoutMs: number;
   constructor(toolName: string, timeoutMs: number, message?: string) {
-    super("");
+    super("TOOLWARE_TOOL_TIMEOUT", "");
     // No "toolware:" prefix: the agent reads this message in the failed call's result.
     this.message = message ?? `${toolName} timed out after ${timeoutMs} ms`;
     this.toolName = toolName;
