@@ -39,6 +39,7 @@ export type HumanInputFn = (
 export interface CallServices {
   formatBlocked(toolName: string, reason: string | undefined): string;
   requestHumanInput: HumanInputFn;
+  reportError(where: string, error: unknown): void;
 }
 
 // Shared by every call made without a signal: nobody holds its controller, so it never aborts.
@@ -215,6 +216,24 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
     return this._services.requestHumanInput(this as unknown as ToolCallHookContext, prompt, defaultMessage, options);
   }
 
+  /**
+   * Reports a failure that must not change the call, such as an observer callback of a pack
+   * that threw, where the `ToolHooks` reports failing event listeners: its `onListenerError`
+   * option (default `console.error`), with `where` in place of the event name. Never throws.
+   *
+   * @example
+   * ```ts
+   * try { onAudit(entry); } catch (error) { ctx.reportError("audit.onAudit", error); }
+   * ```
+   */
+  reportError(where: string, error: unknown): void {
+    try {
+      this._services.reportError(String(where), error);
+    } catch {
+      // Reporting is best effort: a reporter that cannot report must not break the hook that asked.
+    }
+  }
+
   /** Makes the tool's signal abort when `signal` aborts too. */
   linkSignal(signal: AbortSignal): void {
     this._signal = this._signal === NEVER_ABORTED ? signal : AbortSignal.any([this._signal, signal]);
@@ -226,7 +245,8 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
    * added is the outermost.
    */
   wrapExecution(wrapper: ExecutionWrapper): void {
-    if (this._toolRan) throw new ToolwareError("TOOLWARE_WRAP_TOO_LATE", "wrapExecution() must be called before the tool runs");
+    if (this._toolRan)
+      throw new ToolwareError("TOOLWARE_WRAP_TOO_LATE", "wrapExecution() must be called before the tool runs");
     if (this._wrappers === undefined) this._wrappers = [];
     this._wrappers.push(wrapper);
   }

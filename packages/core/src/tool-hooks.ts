@@ -89,6 +89,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
       formatBlocked: resolved.messages.blocked,
       requestHumanInput: (ctx, prompt, defaultMessage, options) =>
         askHuman(this.#humanInput, ctx, prompt, defaultMessage, options),
+      reportError: (where, error) => this._reportListenerError(where, error),
     };
   }
 

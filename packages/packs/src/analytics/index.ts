@@ -6,7 +6,9 @@ import {
   type ToolCallHookContext,
   type ToolFilter,
 } from "@toolware/core";
+import { packTypeError, shown } from "../internal/errors.js";
 import { observerOptions } from "../internal/observer-options.js";
+import { checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
 import { type AnalyticsSnapshot, Counter } from "./stats.js";
 
 export { type AnalyticsSnapshot, type DurationStats, nearestRank, type ToolStats } from "./stats.js";
@@ -57,27 +59,21 @@ export type AnalyticsPack = Pack<{
   reset(): void;
 }>;
 
-const OPTION_KEYS = new Set(["now", "tools", "agents", "priority", "sampleSize", "onCall"]);
+const PREFIX = "toolware/analytics";
+const OPTION_KEYS = ["now", "tools", "agents", "priority", "sampleSize", "onCall"];
 
 function validate(options: AnalyticsOptions): void {
-  if (options === null || typeof options !== "object") {
-    throw new TypeError("toolware/analytics: analytics() takes an options object");
-  }
-  for (const k of Object.keys(options)) {
-    if (!OPTION_KEYS.has(k)) throw new TypeError(`toolware/analytics: unknown option \`${k}\``);
-  }
+  checkOptionsObject(options, `${PREFIX}: analytics() takes an options object`);
+  checkKeys(options, OPTION_KEYS, PREFIX);
   const { now, priority, sampleSize, onCall } = options;
-  if (now !== undefined && typeof now !== "function") {
-    throw new TypeError("toolware/analytics: `now` must be a function");
-  }
-  if (onCall !== undefined && typeof onCall !== "function") {
-    throw new TypeError("toolware/analytics: `onCall` must be a function");
-  }
-  if (priority !== undefined && !Number.isFinite(priority)) {
-    throw new TypeError(`toolware/analytics: \`priority\` must be a finite number, got ${String(priority)}`);
-  }
+  checkFunction(now, "now", PREFIX);
+  checkFunction(onCall, "onCall", PREFIX);
+  checkPriority(priority, PREFIX);
   if (sampleSize !== undefined && (!Number.isInteger(sampleSize) || sampleSize < 1)) {
-    throw new TypeError(`toolware/analytics: \`sampleSize\` must be a positive integer, got ${String(sampleSize)}`);
+    throw packTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `${PREFIX}: \`sampleSize\` must be a positive integer, got ${shown(sampleSize)}`,
+    );
   }
 }
 

@@ -123,8 +123,8 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
       try {
         onDecision(d);
       } catch (e) {
-        // An audit observer: its failure must not change the decision.
-        console.error("toolware/approval: onDecision failed:", e);
+        // An audit observer: its failure must not change the decision, and goes where listener errors go.
+        ctx.reportError("approval.onDecision", e);
       }
     }
     if (!d.approved) ctx.block(message === undefined ? defaultReason(d, timeoutMs) : String(message(d)));

@@ -1,4 +1,6 @@
 import type { ToolCallHookContext } from "@toolware/core";
+import { packTypeError, shown } from "../internal/errors.js";
+import { checkBoolean, checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
 import type { ToolSelector } from "../internal/tool-match.js";
 import { type AnswerWords, type ApprovalAnswer, displayJson, printable } from "./answer.js";
 
@@ -67,7 +69,7 @@ export interface ApprovalOptions {
 }
 
 const PREFIX = "toolware/approval";
-const OPTION_KEYS = new Set([
+const OPTION_KEYS = [
   "tools",
   "approveWords",
   "remember",
@@ -84,69 +86,59 @@ const OPTION_KEYS = new Set([
   "onDecision",
   "maxInputChars",
   "priority",
-]);
+];
+
+const invalid = (message: string) => packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: ${message}`);
 
 function words(value: unknown, name: string): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value) || value.length === 0) {
-    throw new TypeError(`${PREFIX}: \`${name}\` must be a non-empty array of words`);
+    throw invalid(`\`${name}\` must be a non-empty array of words, got ${shown(value)}`);
   }
   return value.map((w) => {
     // An empty word would turn a bare Enter (or a failed read) into that answer.
-    if (typeof w !== "string" || w.trim() === "")
-      throw new TypeError(`${PREFIX}: \`${name}\` may only hold non-empty strings`);
+    if (typeof w !== "string" || w.trim() === "") {
+      throw invalid(`\`${name}\` may only hold non-empty strings, got ${shown(w)}`);
+    }
     return w.trim().toLowerCase();
   });
 }
 
-function fn(value: unknown, name: string): void {
-  if (value !== undefined && typeof value !== "function")
-    throw new TypeError(`${PREFIX}: \`${name}\` must be a function`);
-}
-
 /** Validates the options eagerly; throws a TypeError naming the first problem. */
 export function checkOptions(options: ApprovalOptions): void {
-  if (options === null || typeof options !== "object")
-    throw new TypeError(`${PREFIX}: approval() takes an options object`);
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) throw new TypeError(`${PREFIX}: unknown option \`${key}\``);
-  }
+  checkOptionsObject(options, `${PREFIX}: approval() takes an options object`);
+  checkKeys(options, OPTION_KEYS, PREFIX, { aliases: { timeout: "timeoutMs", onApproval: "onDecision" } });
   const o = options;
   if (o.remember !== undefined && !["none", "tool", "tool+input"].includes(o.remember)) {
-    throw new TypeError(`${PREFIX}: \`remember\` must be "none", "tool" or "tool+input"`);
+    throw invalid(`\`remember\` must be "none", "tool" or "tool+input", got ${shown(o.remember)}`);
   }
   const approve = words(o.approveWords, "approveWords");
   const always = words(o.alwaysWords, "alwaysWords");
   const never = words(o.neverWords, "neverWords");
   if ((always.length > 0 || never.length > 0) && (o.remember ?? "none") === "none") {
-    throw new TypeError(`${PREFIX}: \`alwaysWords\` and \`neverWords\` need \`remember\` ("tool" or "tool+input")`);
+    throw invalid(`\`alwaysWords\` and \`neverWords\` need \`remember\` ("tool" or "tool+input")`);
   }
   const all = [...(approve.length ? approve : ["yes", "y"]), ...always, ...never];
-  if (new Set(all).size !== all.length) throw new TypeError(`${PREFIX}: a word is listed twice among the answers`);
-  if (o.edits !== undefined && typeof o.edits !== "boolean")
-    throw new TypeError(`${PREFIX}: \`edits\` must be a boolean`);
+  const twice = all.find((w, i) => all.indexOf(w) !== i);
+  if (twice !== undefined) throw invalid(`a word is listed twice among the answers: ${JSON.stringify(twice)}`);
+  checkBoolean(o.edits, "edits", PREFIX);
   if (o.editPrefix !== undefined && (typeof o.editPrefix !== "string" || !/^\S+$/.test(o.editPrefix.trim()))) {
-    throw new TypeError(`${PREFIX}: \`editPrefix\` must be one non-empty word`);
+    throw invalid(`\`editPrefix\` must be one non-empty word, got ${shown(o.editPrefix)}`);
   }
   if (o.editMode !== undefined && o.editMode !== "merge" && o.editMode !== "replace") {
-    throw new TypeError(`${PREFIX}: \`editMode\` must be "merge" or "replace"`);
+    throw invalid(`\`editMode\` must be "merge" or "replace", got ${shown(o.editMode)}`);
   }
   if (o.timeoutMs !== undefined && !(typeof o.timeoutMs === "number" && o.timeoutMs > 0)) {
-    throw new TypeError(`${PREFIX}: \`timeoutMs\` must be a positive number of milliseconds (or Infinity)`);
+    throw invalid(`\`timeoutMs\` must be a positive number of milliseconds (or Infinity), got ${shown(o.timeoutMs)}`);
   }
   if (o.maxInputChars !== undefined && !(Number.isInteger(o.maxInputChars) && o.maxInputChars >= 16)) {
-    throw new TypeError(`${PREFIX}: \`maxInputChars\` must be an integer of at least 16`);
+    throw invalid(`\`maxInputChars\` must be an integer of at least 16, got ${shown(o.maxInputChars)}`);
   }
   if (o.defaultMessage !== undefined && typeof o.defaultMessage !== "string") {
-    throw new TypeError(`${PREFIX}: \`defaultMessage\` must be a string`);
+    throw invalid(`\`defaultMessage\` must be a string, got ${shown(o.defaultMessage)}`);
   }
-  if (o.priority !== undefined && !Number.isFinite(o.priority)) {
-    throw new TypeError(`${PREFIX}: \`priority\` must be a finite number`);
-  }
-  fn(o.parseAnswer, "parseAnswer");
-  fn(o.prompt, "prompt");
-  fn(o.message, "message");
-  fn(o.onDecision, "onDecision");
+  checkPriority(o.priority, PREFIX);
+  for (const name of ["parseAnswer", "prompt", "message", "onDecision"] as const) checkFunction(o[name], name, PREFIX);
 }
 
 /** `Approve send_email for agent assistant?` plus the input, with spoofing characters escaped. */

@@ -1,3 +1,5 @@
+import { packTypeError } from "../internal/errors.js";
+
 /**
  * Serialises a value so that equal inputs give equal strings whatever their
  * key order: `JSON.stringify` with object keys sorted (recursively). Where
@@ -19,7 +21,8 @@
  */
 export function canonicalJson(value: unknown): string {
   const out = encode(value, []);
-  if (out === undefined) throw new TypeError(`toolware/cache: cannot serialise a ${typeof value}`);
+  if (out === undefined)
+    throw packTypeError("TOOLWARE_UNSERIALISABLE_VALUE", `toolware/cache: cannot serialise a ${typeof value}`);
   return out;
 }
 
@@ -45,13 +48,17 @@ function encode(value: unknown, ancestors: object[]): string | undefined {
 }
 
 function encodeObject(obj: object, ancestors: object[]): string {
-  if (ancestors.includes(obj)) throw new TypeError("toolware/cache: cannot serialise a value with a cycle");
+  if (ancestors.includes(obj))
+    throw packTypeError("TOOLWARE_UNSERIALISABLE_VALUE", "toolware/cache: cannot serialise a value with a cycle");
   if (typeof (obj as { toJSON?: unknown }).toJSON === "function") {
     const json = encode((obj as { toJSON(): unknown }).toJSON(), ancestors);
     return json ?? "null";
   }
   if (ArrayBuffer.isView(obj) || UNSUPPORTED.some((type) => obj instanceof type)) {
-    throw new TypeError(`toolware/cache: cannot serialise a ${obj.constructor?.name ?? "value"} faithfully`);
+    throw packTypeError(
+      "TOOLWARE_UNSERIALISABLE_VALUE",
+      `toolware/cache: cannot serialise a ${obj.constructor?.name ?? "value"} faithfully`,
+    );
   }
   ancestors.push(obj);
   let out: string;

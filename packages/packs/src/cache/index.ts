@@ -92,12 +92,13 @@ export function cache(options: CacheOptions): CachePack {
   const keyOf = (toolName: string, input: ToolInput): string =>
     toolName + SEP + canonicalJson(keyInput === undefined ? input : keyInput(input, toolName));
 
-  const storeFailed = (error: unknown, operation: "get" | "set"): void => {
+  const storeFailed = (ctx: ToolCallHookContext, error: unknown, operation: "get" | "set"): void => {
     n.storeErrors++;
     try {
       onStoreError?.(error, operation);
-    } catch {
+    } catch (e) {
       // A broken error reporter must not break the cache (or strand the followers of a flight).
+      ctx.reportError("cache.onStoreError", e);
     }
   };
 
@@ -112,14 +113,14 @@ export function cache(options: CacheOptions): CachePack {
     else saved.then(drop, drop);
   };
 
-  const save = (key: string, value: unknown): PromiseLike<void> | undefined => {
+  const save = (ctx: ToolCallHookContext, key: string, value: unknown): PromiseLike<void> | undefined => {
     try {
       const entry: CacheEntry = { value, expiresAt: clock() + ttlMs };
       const r = store.set(key, entry);
       n.stored++;
-      return isThenable(r) ? Promise.resolve(r).catch((e: unknown) => storeFailed(e, "set")) : undefined;
+      return isThenable(r) ? Promise.resolve(r).catch((e: unknown) => storeFailed(ctx, e, "set")) : undefined;
     } catch (e) {
-      storeFailed(e, "set");
+      storeFailed(ctx, e, "set");
       return undefined;
     }
   };
@@ -144,7 +145,7 @@ export function cache(options: CacheOptions): CachePack {
         const value = ctx.rawToolResult;
         let saved: PromiseLike<void> | undefined;
         try {
-          saved = gen === generation ? save(key, value) : undefined;
+          saved = gen === generation ? save(ctx, key, value) : undefined;
         } finally {
           release(flight, { ok: true, value }, saved);
         }
@@ -189,7 +190,7 @@ export function cache(options: CacheOptions): CachePack {
     try {
       got = store.get(key, clock());
     } catch (e) {
-      storeFailed(e, "get");
+      storeFailed(ctx, e, "get");
       got = undefined;
     }
     if (!isThenable(got)) {
@@ -206,7 +207,7 @@ export function cache(options: CacheOptions): CachePack {
           hit(ctx, entry);
         },
         (e: unknown) => {
-          storeFailed(e, "get");
+          storeFailed(ctx, e, "get");
           return run(ctx, next, key, flight);
         },
       )

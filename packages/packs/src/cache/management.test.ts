@@ -74,7 +74,9 @@ describe("cache: management and failures", () => {
 
   it("never strands followers: a throwing error reporter, a throwing formatter on an async hit", async () => {
     const { search, runs, openGates } = setup();
-    const hooks = new ToolHooks();
+    const reported: string[] = [];
+    // The reporter's own failure goes where listener errors go, not to console.error.
+    const hooks = new ToolHooks({ onListenerError: (where, e) => reported.push(`${where}: ${String(e)}`) });
     const throwingSet: CacheStore = {
       ...memoryCacheStore(),
       get: () => undefined,
@@ -95,6 +97,7 @@ describe("cache: management and failures", () => {
     await openGates();
     expect((await Promise.all(calls)).map((o) => o.status)).toEqual(["ok", "ok", "ok"]);
     expect(runs).toEqual(["q"]);
+    expect(reported).toEqual(["cache.onStoreError: Error: reporter down too"]);
 
     let formats = 0;
     const picky = defineTool({

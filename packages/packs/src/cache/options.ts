@@ -1,4 +1,6 @@
 import type { ToolFilter, ToolInput } from "@toolware/core";
+import { packTypeError } from "../internal/errors.js";
+import { checkBoolean, checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
 import type { Duration } from "../rate-limit/duration.js";
 import type { CacheStore } from "./store.js";
 
@@ -24,47 +26,34 @@ export interface CacheOptions {
   onStoreError?: (error: unknown, operation: "get" | "set") => void;
 }
 
-const OPTION_KEYS = new Set([
-  "tools",
-  "ttl",
-  "store",
-  "maxEntries",
-  "now",
-  "keyInput",
-  "dedupe",
-  "priority",
-  "onStoreError",
-]);
+const PREFIX = "toolware/cache";
+const OPTION_KEYS = ["tools", "ttl", "store", "maxEntries", "now", "keyInput", "dedupe", "priority", "onStoreError"];
 
 export function validate(options: CacheOptions): void {
-  if (options === null || typeof options !== "object") {
-    throw new TypeError('toolware/cache: cache() takes an options object { tools, ttl? } (tools: names or "*")');
-  }
-  for (const k of Object.keys(options)) {
-    if (!OPTION_KEYS.has(k)) throw new TypeError(`toolware/cache: unknown option \`${k}\``);
-  }
+  checkOptionsObject(options, `${PREFIX}: cache() takes an options object { tools, ttl? } (tools: names or "*")`);
+  checkKeys(options, OPTION_KEYS, PREFIX, { aliases: { ttlMs: "ttl", maxSize: "maxEntries", max: "maxEntries" } });
   const { tools, store, maxEntries, now, keyInput, dedupe, priority, onStoreError } = options;
   if (tools === undefined || tools === null || (Array.isArray(tools) && tools.length === 0)) {
-    throw new TypeError('toolware/cache: `tools` is required: name the tools whose results may be reused, or pass "*"');
+    throw packTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `${PREFIX}: \`tools\` is required: name the tools whose results may be reused, or pass "*"`,
+    );
   }
   if (store !== undefined) {
     const methods = ["get", "set", "delete", "deletePrefix", "clear"] as const;
-    if (store === null || methods.some((m) => typeof store[m] !== "function")) {
-      throw new TypeError(`toolware/cache: \`store\` must implement ${methods.join(", ")}`);
+    if (store === null || typeof store !== "object" || methods.some((m) => typeof store[m] !== "function")) {
+      throw packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: \`store\` must implement ${methods.join(", ")}`);
     }
-    if (maxEntries !== undefined) throw new TypeError("toolware/cache: `maxEntries` only applies to the default store");
+    if (maxEntries !== undefined) {
+      throw packTypeError(
+        "TOOLWARE_INVALID_OPTION",
+        `${PREFIX}: \`maxEntries\` only applies to the default store (size your own store instead)`,
+      );
+    }
   }
-  for (const [name, fn] of [
-    ["now", now],
-    ["keyInput", keyInput],
-    ["onStoreError", onStoreError],
-  ] as const) {
-    if (fn !== undefined && typeof fn !== "function")
-      throw new TypeError(`toolware/cache: \`${name}\` must be a function`);
-  }
-  if (dedupe !== undefined && typeof dedupe !== "boolean")
-    throw new TypeError("toolware/cache: `dedupe` must be a boolean");
-  if (priority !== undefined && !Number.isFinite(priority)) {
-    throw new TypeError(`toolware/cache: \`priority\` must be a finite number, got ${String(priority)}`);
-  }
+  checkFunction(now, "now", PREFIX);
+  checkFunction(keyInput, "keyInput", PREFIX);
+  checkFunction(onStoreError, "onStoreError", PREFIX);
+  checkBoolean(dedupe, "dedupe", PREFIX);
+  checkPriority(priority, PREFIX);
 }

@@ -1,3 +1,6 @@
+import { packTypeError, shown } from "../internal/errors.js";
+import { checkKeys, checkOptionsObject } from "../internal/options.js";
+
 /** One cached result. */
 export interface CacheEntry {
   /** The raw result the tool returned; handed to `ctx.respond` on a hit. */
@@ -65,9 +68,14 @@ export interface MemoryCacheStoreOptions {
  * ```
  */
 export function memoryCacheStore(options: MemoryCacheStoreOptions = {}): MemoryCacheStore {
+  checkOptionsObject(options, "toolware/cache: memoryCacheStore() takes an options object { maxEntries? }");
+  checkKeys(options, ["maxEntries"], "toolware/cache: memoryCacheStore()");
   const maxEntries = options.maxEntries ?? 1000;
   if (!Number.isInteger(maxEntries) || maxEntries < 1) {
-    throw new TypeError(`toolware/cache: \`maxEntries\` must be a positive integer, got ${String(maxEntries)}`);
+    throw packTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `toolware/cache: \`maxEntries\` must be a positive integer, got ${shown(maxEntries)}`,
+    );
   }
   const entries = new Map<string, CacheEntry>();
   let evictions = 0;

@@ -1,4 +1,6 @@
 import { definePack, type Next, type Pack, type ToolCallHookContext, type ToolFilter } from "@toolware/core";
+import { packTypeError, shown } from "../internal/errors.js";
+import { checkFunction, checkKeys, checkMessage, checkOptionsObject } from "../internal/options.js";
 
 /** Where a circuit stands: `closed` lets calls through, `open` answers fast, `half-open` lets trials through. */
 export type CircuitState = "closed" | "open" | "half-open";
@@ -71,13 +73,28 @@ interface Circuit {
 
 type Outcome = "success" | "failure" | "neutral";
 
+const PREFIX = "toolware/circuit-breaker";
+const OPTION_KEYS = [
+  "failureThreshold",
+  "cooldownMs",
+  "halfOpenMax",
+  "key",
+  "isFailure",
+  "now",
+  "message",
+  "tools",
+  "onStateChange",
+];
+// Names other circuit breakers (opossum, cockatiel, resilience4j) use for these options.
+const ALIASES = { threshold: "failureThreshold", resetTimeout: "cooldownMs", cooldown: "cooldownMs" };
+
 function fail(message: string): never {
-  throw new TypeError(`toolware/circuit-breaker: ${message}`);
+  throw packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: ${message}`);
 }
 
 function positiveInteger(value: unknown, name: string): number {
   if (!Number.isInteger(value) || (value as number) < 1)
-    fail(`\`${name}\` must be a whole number ≥ 1, got ${String(value)}`);
+    fail(`\`${name}\` must be a whole number ≥ 1, got ${shown(value)}`);
   return value as number;
 }
 
@@ -106,22 +123,31 @@ const isError = (ctx: ToolCallHookContext): boolean => ctx.status === "error";
  * ```
  */
 export function circuitBreaker(options: CircuitBreakerOptions = {}): Pack<CircuitBreakerPack> {
-  if (options === null || typeof options !== "object") fail("circuitBreaker() takes an options object");
+  checkOptionsObject(options, `${PREFIX}: circuitBreaker() takes an options object`);
+  checkKeys(options, OPTION_KEYS, PREFIX, { aliases: ALIASES });
   const failureThreshold = positiveInteger(options.failureThreshold ?? 5, "failureThreshold");
   const halfOpenMax = positiveInteger(options.halfOpenMax ?? 1, "halfOpenMax");
   const cooldownMs = options.cooldownMs ?? 30_000;
   if (typeof cooldownMs !== "number" || !Number.isFinite(cooldownMs) || cooldownMs < 0) {
-    fail(`\`cooldownMs\` must be a finite number ≥ 0, got ${String(cooldownMs)}`);
+    fail(`\`cooldownMs\` must be a finite number ≥ 0, got ${shown(cooldownMs)}`);
   }
   const { key = "tool", isFailure = isError, now = Date.now, message, onStateChange, tools } = options;
-  if (key !== "tool" && typeof key !== "function") fail('`key` must be "tool" or a function');
-  for (const [name, value] of Object.entries({ isFailure, now, onStateChange })) {
-    if (value !== undefined && typeof value !== "function") fail(`\`${name}\` must be a function`);
-  }
-  if (message !== undefined && typeof message !== "string" && typeof message !== "function") {
-    fail("`message` must be a string or a function");
-  }
-  const keyOf = key === "tool" ? (ctx: ToolCallHookContext) => ctx.toolName : key;
+  if (key !== "tool" && typeof key !== "function") fail(`\`key\` must be "tool" or a function, got ${shown(key)}`);
+  checkFunction(isFailure, "isFailure", PREFIX);
+  checkFunction(now, "now", PREFIX);
+  checkFunction(onStateChange, "onStateChange", PREFIX);
+  checkMessage(message, PREFIX);
+  const keyOf =
+    key === "tool"
+      ? (ctx: ToolCallHookContext) => ctx.toolName
+      : (ctx: ToolCallHookContext) => {
+          const k: unknown = key(ctx);
+          // A number or undefined would silently share (or split) circuits: a guard must not guess.
+          if (typeof k !== "string") {
+            throw packTypeError("TOOLWARE_INVALID_RETURN", `${PREFIX}: \`key\` returned ${typeof k}, not a string`);
+          }
+          return k;
+        };
   const reasonFor = typeof message === "function" ? message : message === undefined ? defaultMessage : () => message;
 
   // Only circuits that have failures or are not closed are kept: a healthy key costs no memory.

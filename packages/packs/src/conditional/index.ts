@@ -9,6 +9,7 @@ import {
   type Pack,
   type ToolMiddleware,
 } from "@toolware/core";
+import { packTypeError } from "../internal/errors.js";
 import { checkMatchers, type Narrowing, narrowPack, type RoleMatchers, type ToolMatchers } from "./narrow.js";
 
 export type { RoleMatchers, ToolMatchers } from "./narrow.js";
@@ -44,7 +45,7 @@ export interface Conditional {
 }
 
 function fail(message: string): never {
-  throw new TypeError(`toolware/conditional: ${message}`);
+  throw packTypeError("TOOLWARE_INVALID_ARGUMENT", `toolware/conditional: ${message}`);
 }
 
 function checkPredicate(predicate: unknown, what: string): ContextPredicate {

@@ -9,6 +9,7 @@ import {
   type ToolCallHookContext,
   type ToolFilter,
 } from "@toolware/core";
+import { packTypeError } from "../internal/errors.js";
 
 /** Tool names, globs (`db_*`), RegExps or tool objects: decided once per chain by the core. */
 export type ToolMatchers = Exclude<ToolFilter, ContextPredicate>;
@@ -185,7 +186,10 @@ export function narrowPack<E extends object>(pack: Pack<E>, add: Narrowing): Pac
 export function checkMatchers(m: unknown, what: string): void {
   const items = Array.isArray(m) ? (m as unknown[]) : [m];
   if (items.length === 0)
-    throw new TypeError(`toolware/conditional: ${what}() got an empty list, so nothing would run`);
+    throw packTypeError(
+      "TOOLWARE_INVALID_ARGUMENT",
+      `toolware/conditional: ${what}() got an empty list, so nothing would run`,
+    );
   for (const item of items) {
     const ok =
       item instanceof RegExp ||
@@ -193,9 +197,11 @@ export function checkMatchers(m: unknown, what: string): void {
       (what === "forTools" &&
         typeof item === "object" &&
         item !== null &&
-        typeof (item as Item & { name: unknown }).name === "string");
+        typeof (item as Item & { name: unknown }).name === "string" &&
+        normalizeName((item as { name: string }).name) !== "");
     if (!ok) {
-      throw new TypeError(
+      throw packTypeError(
+        "TOOLWARE_INVALID_ARGUMENT",
         `toolware/conditional: ${what}() takes names, globs${what === "forTools" ? ", tools" : ""} and RegExps, got ${typeof item === "string" ? JSON.stringify(item) : typeof item}`,
       );
     }

@@ -6,7 +6,9 @@ import {
   type ToolCallHookContext,
   type ToolFilter,
 } from "@toolware/core";
+import { packTypeError, shown } from "../internal/errors.js";
 import { observerOptions } from "../internal/observer-options.js";
+import { checkBoolean, checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
 import { limitsOf, type PreviewLimits, safeJson, truncate } from "./preview.js";
 
 export { type PreviewLimits, safeJson, truncate } from "./preview.js";
@@ -67,40 +69,27 @@ export interface DebugLogOptions {
   agents?: AgentFilter;
 }
 
-const OPTION_KEYS = new Set([
-  "logger",
-  "maxPreview",
-  "redact",
-  "structured",
-  "logStart",
-  "now",
-  "priority",
-  "tools",
-  "agents",
-]);
+const PREFIX = "toolware/debug-log";
+const OPTION_KEYS = ["logger", "maxPreview", "redact", "structured", "logStart", "now", "priority", "tools", "agents"];
 
 function validate(options: DebugLogOptions): void {
-  if (options === null || typeof options !== "object") {
-    throw new TypeError("toolware/debug-log: debugLog() takes an options object");
-  }
-  for (const k of Object.keys(options)) {
-    if (!OPTION_KEYS.has(k)) throw new TypeError(`toolware/debug-log: unknown option \`${k}\``);
-  }
+  checkOptionsObject(options, `${PREFIX}: debugLog() takes an options object`);
+  checkKeys(options, OPTION_KEYS, PREFIX, { aliases: { maxLength: "maxPreview", json: "structured" } });
   const { logger, redact, now, priority } = options;
   if (
     logger !== undefined &&
-    (logger === null || (["info", "warn", "error"] as const).some((m) => typeof logger[m] !== "function"))
+    (logger === null ||
+      (typeof logger !== "object" && typeof logger !== "function") ||
+      (["info", "warn", "error"] as const).some((m) => typeof logger[m] !== "function"))
   ) {
-    throw new TypeError("toolware/debug-log: `logger` must have info, warn and error methods");
+    throw packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: \`logger\` must have info, warn and error methods`);
   }
-  if (redact !== undefined && typeof redact !== "function") {
-    throw new TypeError("toolware/debug-log: `redact` must be a function (text) => string");
-  }
-  if (now !== undefined && typeof now !== "function")
-    throw new TypeError("toolware/debug-log: `now` must be a function");
-  if (priority !== undefined && !Number.isFinite(priority)) {
-    throw new TypeError(`toolware/debug-log: \`priority\` must be a finite number, got ${String(priority)}`);
-  }
+  checkFunction(redact, "redact", PREFIX, " (text) => string");
+  checkFunction(now, "now", PREFIX);
+  // Both are read as `=== true` / `=== false`: "yes" or 0 would silently mean the default.
+  checkBoolean(options.structured, "structured", PREFIX);
+  checkBoolean(options.logStart, "logStart", PREFIX);
+  checkPriority(priority, PREFIX);
 }
 
 /**
@@ -128,7 +117,9 @@ export function debugLog(options: DebugLogOptions = {}): Pack {
 
   const preview = (text: string, max: number): string => {
     const clean = redact === undefined ? text : redact(text);
-    if (typeof clean !== "string") throw new TypeError("toolware/debug-log: `redact` must return a string");
+    if (typeof clean !== "string") {
+      throw packTypeError("TOOLWARE_INVALID_RETURN", `${PREFIX}: \`redact\` must return a string, got ${shown(clean)}`);
+    }
     return truncate(clean, max);
   };
 

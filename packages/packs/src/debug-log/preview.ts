@@ -1,3 +1,6 @@
+import { packTypeError, shown } from "../internal/errors.js";
+import { checkKeys, checkOptionsObject } from "../internal/options.js";
+
 /** How many characters of each part a log line shows. */
 export interface PreviewLimits {
   readonly input: number;
@@ -50,21 +53,23 @@ export function limitsOf(maxPreview: number | Partial<PreviewLimits> | undefined
     check(maxPreview, "maxPreview");
     return { input: maxPreview, result: maxPreview, task: maxPreview };
   }
-  if (maxPreview === null || typeof maxPreview !== "object") {
-    throw new TypeError("toolware/debug-log: `maxPreview` must be a number or { input?, result?, task? }");
-  }
-  for (const key of Object.keys(maxPreview)) {
-    if (!(key in DEFAULT_LIMITS)) throw new TypeError(`toolware/debug-log: unknown \`maxPreview\` part \`${key}\``);
-  }
-  const limits = { ...DEFAULT_LIMITS, ...maxPreview };
-  check(limits.input, "maxPreview.input");
-  check(limits.result, "maxPreview.result");
-  check(limits.task, "maxPreview.task");
-  return limits;
+  checkOptionsObject(maxPreview, "toolware/debug-log: `maxPreview` must be a number or { input?, result?, task? }");
+  checkKeys(maxPreview, Object.keys(DEFAULT_LIMITS), "toolware/debug-log", { what: "unknown `maxPreview` part" });
+  // Only a missing (or undefined) part takes its default; anything else must be a valid limit.
+  const part = (key: keyof PreviewLimits): number => {
+    const n: unknown = maxPreview[key];
+    if (n === undefined) return DEFAULT_LIMITS[key];
+    check(n, `maxPreview.${key}`);
+    return n as number;
+  };
+  return { input: part("input"), result: part("result"), task: part("task") };
 }
 
 function check(n: unknown, what: string): void {
   if (!Number.isInteger(n) || (n as number) < 1) {
-    throw new TypeError(`toolware/debug-log: \`${what}\` must be a positive integer, got ${String(n)}`);
+    throw packTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `toolware/debug-log: \`${what}\` must be a positive integer, got ${shown(n)}`,
+    );
   }
 }

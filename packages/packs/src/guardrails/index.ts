@@ -187,13 +187,14 @@ export function guardrails(options: GuardrailsOptions): GuardrailsPack {
     ctx,
   });
 
-  const emit = (w: GuardrailsWarning): void => {
+  const emit = (w: GuardrailsWarning, ctx: ToolCallHookContext): void => {
+    // An observer: a broken logger must not turn a warning into a block; it goes where listener errors go.
+    const report = (e: unknown): void => ctx.reportError("guardrails.onWarn", e);
     try {
       const r = onWarn(w) as unknown;
-      if (r instanceof Promise) r.catch((e: unknown) => console.error(`${PREFIX}: onWarn failed:`, e));
+      if (r instanceof Promise) r.catch(report);
     } catch (e) {
-      // An observer: a broken logger must not turn a warning into a block.
-      console.error(`${PREFIX}: onWarn failed:`, e);
+      report(e);
     }
   };
 
@@ -218,7 +219,7 @@ export function guardrails(options: GuardrailsOptions): GuardrailsPack {
       ctx.block(reasonOf(block));
       return;
     }
-    for (const hit of warns) emit(warning(hit, ctx.toolName, role, ctx));
+    for (const hit of warns) emit(warning(hit, ctx.toolName, role, ctx), ctx);
   }
 
   return definePack({

@@ -1,4 +1,13 @@
 import type { AgentFilter, ToolFilter } from "@toolware/core";
+import { packTypeError, shown } from "../internal/errors.js";
+import {
+  checkBoolean,
+  checkFunction,
+  checkKeys,
+  checkMessage,
+  checkOptionsObject,
+  checkPriority,
+} from "../internal/options.js";
 import type { Duration } from "../rate-limit/duration.js";
 import type { LoopEvent, LoopScope } from "./index.js";
 
@@ -30,7 +39,8 @@ export interface LoopGuardOptions {
   agents?: AgentFilter;
 }
 
-const OPTION_KEYS = new Set([
+const PREFIX = "toolware/loop-guard";
+const OPTION_KEYS = [
   "maxRepeats",
   "maxInWindow",
   "windowMs",
@@ -44,56 +54,41 @@ const OPTION_KEYS = new Set([
   "priority",
   "tools",
   "agents",
-]);
+];
+
+const invalid = (message: string) => packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: ${message}`);
 
 function threshold(n: unknown, what: string): void {
   if (!Number.isInteger(n) || (n as number) < 2) {
-    throw new TypeError(`toolware/loop-guard: \`${what}\` must be an integer of at least 2, got ${String(n)}`);
+    throw invalid(`\`${what}\` must be an integer of at least 2, got ${shown(n)}`);
   }
 }
 
 /** Checks options eagerly, so mistakes surface at setup, not on the first call. @internal */
 export function validate(options: LoopGuardOptions): void {
-  if (options === null || typeof options !== "object") {
-    throw new TypeError("toolware/loop-guard: loopGuard() takes an options object");
-  }
-  for (const k of Object.keys(options)) {
-    if (!OPTION_KEYS.has(k)) throw new TypeError(`toolware/loop-guard: unknown option \`${k}\``);
-  }
+  checkOptionsObject(options, `${PREFIX}: loopGuard() takes an options object`);
+  checkKeys(options, OPTION_KEYS, PREFIX, { aliases: { window: "windowMs", maxCalls: "maxInWindow" } });
   const { maxRepeats, maxInWindow, scope, action, onWarn, message, historySize, now, priority, sameInput } = options;
   if (maxRepeats !== undefined && maxRepeats !== false) threshold(maxRepeats, "maxRepeats");
   if (maxInWindow !== undefined) threshold(maxInWindow, "maxInWindow");
   if (maxRepeats === false && maxInWindow === undefined) {
-    throw new TypeError(
-      "toolware/loop-guard: with `maxRepeats: false`, set `maxInWindow`, or the guard checks nothing",
-    );
+    throw invalid("with `maxRepeats: false`, set `maxInWindow`, or the guard checks nothing");
   }
   if (options.windowMs !== undefined && maxInWindow === undefined) {
-    throw new TypeError("toolware/loop-guard: `windowMs` only applies with `maxInWindow`");
+    throw invalid("`windowMs` only applies with `maxInWindow`");
   }
   if (scope !== undefined && !["agent", "crew", "global"].includes(scope)) {
-    throw new TypeError(
-      `toolware/loop-guard: \`scope\` must be "agent", "crew" or "global", got ${JSON.stringify(scope)}`,
-    );
+    throw invalid(`\`scope\` must be "agent", "crew" or "global", got ${shown(scope)}`);
   }
   if (action !== undefined && action !== "warn" && action !== "block") {
-    throw new TypeError(`toolware/loop-guard: \`action\` must be "warn" or "block", got ${JSON.stringify(action)}`);
+    throw invalid(`\`action\` must be "warn" or "block", got ${shown(action)}`);
   }
-  if (sameInput !== undefined && typeof sameInput !== "boolean") {
-    throw new TypeError("toolware/loop-guard: `sameInput` must be a boolean");
-  }
-  if (onWarn !== undefined && typeof onWarn !== "function") {
-    throw new TypeError("toolware/loop-guard: `onWarn` must be a function");
-  }
-  if (message !== undefined && typeof message !== "string" && typeof message !== "function") {
-    throw new TypeError("toolware/loop-guard: `message` must be a string or a function");
-  }
+  checkBoolean(sameInput, "sameInput", PREFIX);
+  checkFunction(onWarn, "onWarn", PREFIX);
+  checkMessage(message, PREFIX);
   if (historySize !== undefined && (!Number.isInteger(historySize) || historySize < 1)) {
-    throw new TypeError(`toolware/loop-guard: \`historySize\` must be a positive integer, got ${String(historySize)}`);
+    throw invalid(`\`historySize\` must be a positive integer, got ${shown(historySize)}`);
   }
-  if (now !== undefined && typeof now !== "function")
-    throw new TypeError("toolware/loop-guard: `now` must be a function");
-  if (priority !== undefined && !Number.isFinite(priority)) {
-    throw new TypeError(`toolware/loop-guard: \`priority\` must be a finite number, got ${String(priority)}`);
-  }
+  checkFunction(now, "now", PREFIX);
+  checkPriority(priority, PREFIX);
 }

@@ -1,4 +1,6 @@
 import { definePack, type Pack, type ToolCallHookContext, type ToolFilter } from "@toolware/core";
+import { packTypeError, shown } from "../internal/errors.js";
+import { checkFunction, checkKeys, checkMessage, checkOptionsObject, checkPriority } from "../internal/options.js";
 import { type Duration, formatDuration, parseDuration } from "./duration.js";
 import {
   memoryRateLimitStore,
@@ -74,8 +76,9 @@ export type RateLimitPack = Pack<{
   reset(key?: string): void | Promise<void>;
 }>;
 
+const PREFIX = "toolware/rate-limit";
 const ALGORITHMS: readonly RateLimitAlgorithm[] = ["sliding-window", "token-bucket"];
-const OPTION_KEYS = new Set([
+const OPTION_KEYS = [
   "max",
   "per",
   "key",
@@ -87,7 +90,11 @@ const OPTION_KEYS = new Set([
   "onLimited",
   "tools",
   "priority",
-]);
+];
+// Names other rate limiters use for these options.
+const ALIASES = { windowMs: "per", window: "per", duration: "per", interval: "per", limit: "max", points: "max" };
+
+const invalid = (message: string) => packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: ${message}`);
 
 function keyFunction(key: RateLimitKey): (ctx: ToolCallHookContext) => string {
   switch (key) {
@@ -102,51 +109,37 @@ function keyFunction(key: RateLimitKey): (ctx: ToolCallHookContext) => string {
     default:
       if (typeof key === "function") {
         return (ctx) => {
-          const k = key(ctx);
-          if (typeof k !== "string")
-            throw new TypeError(`toolware/rate-limit: \`key\` returned ${typeof k}, not a string`);
+          const k: unknown = key(ctx);
+          if (typeof k !== "string") {
+            throw packTypeError("TOOLWARE_INVALID_RETURN", `${PREFIX}: \`key\` returned ${typeof k}, not a string`);
+          }
           return k;
         };
       }
-      throw new TypeError(
-        `toolware/rate-limit: \`key\` must be "tool", "agent", "global", "tool+agent" or a function, got ${JSON.stringify(key)}`,
-      );
+      throw invalid(`\`key\` must be "tool", "agent", "global", "tool+agent" or a function, got ${shown(key)}`);
   }
 }
 
 function validate(options: RateLimitOptions): void {
-  if (options === null || typeof options !== "object") {
-    throw new TypeError("toolware/rate-limit: rateLimit() takes an options object { max, per }");
-  }
-  for (const k of Object.keys(options)) {
-    if (!OPTION_KEYS.has(k)) throw new TypeError(`toolware/rate-limit: unknown option \`${k}\``);
-  }
+  checkOptionsObject(options, `${PREFIX}: rateLimit() takes an options object { max, per }`);
+  checkKeys(options, OPTION_KEYS, PREFIX, { aliases: ALIASES });
   if (!Number.isInteger(options.max) || options.max < 1) {
-    throw new TypeError(`toolware/rate-limit: \`max\` must be a positive integer, got ${String(options.max)}`);
+    throw invalid(`\`max\` must be a positive integer, got ${shown(options.max)}`);
   }
   const { algorithm, store, now, message, onLimited, keyPrefix, priority } = options;
   if (algorithm !== undefined && !ALGORITHMS.includes(algorithm)) {
-    throw new TypeError(
-      `toolware/rate-limit: \`algorithm\` must be "sliding-window" or "token-bucket", got ${JSON.stringify(algorithm)}`,
-    );
+    throw invalid(`\`algorithm\` must be "sliding-window" or "token-bucket", got ${shown(algorithm)}`);
   }
-  if (store !== undefined && (store === null || typeof store.hit !== "function")) {
-    throw new TypeError("toolware/rate-limit: `store` must implement hit(key, request)");
+  if (store !== undefined && (store === null || typeof store !== "object" || typeof store.hit !== "function")) {
+    throw invalid("`store` must implement hit(key, request)");
   }
-  if (now !== undefined && typeof now !== "function")
-    throw new TypeError("toolware/rate-limit: `now` must be a function");
-  if (message !== undefined && typeof message !== "string" && typeof message !== "function") {
-    throw new TypeError("toolware/rate-limit: `message` must be a string or a function");
-  }
-  if (onLimited !== undefined && typeof onLimited !== "function") {
-    throw new TypeError("toolware/rate-limit: `onLimited` must be a function");
-  }
+  checkFunction(now, "now", PREFIX);
+  checkMessage(message, PREFIX);
+  checkFunction(onLimited, "onLimited", PREFIX);
   if (keyPrefix !== undefined && typeof keyPrefix !== "string") {
-    throw new TypeError("toolware/rate-limit: `keyPrefix` must be a string");
+    throw invalid(`\`keyPrefix\` must be a string, got ${shown(keyPrefix)}`);
   }
-  if (priority !== undefined && !Number.isFinite(priority)) {
-    throw new TypeError(`toolware/rate-limit: \`priority\` must be a finite number, got ${String(priority)}`);
-  }
+  checkPriority(priority, PREFIX);
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
@@ -156,7 +149,10 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 function checkDecision(d: unknown): RateLimitDecision {
   const r = d as RateLimitDecision | null | undefined;
   if (r === null || typeof r !== "object" || typeof r.allowed !== "boolean") {
-    throw new TypeError("toolware/rate-limit: the store's hit() must return { allowed, remaining, retryAfterMs }");
+    throw packTypeError(
+      "TOOLWARE_INVALID_RETURN",
+      `${PREFIX}: the store's hit() must return { allowed, remaining, retryAfterMs }, got ${shown(d)}`,
+    );
   }
   return r;
 }

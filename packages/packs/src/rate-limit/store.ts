@@ -1,3 +1,5 @@
+import { packTypeError, shown } from "../internal/errors.js";
+import { checkKeys, checkOptionsObject } from "../internal/options.js";
 /** How calls are counted: an exact sliding window, or a token bucket that refills continuously. */
 export type RateLimitAlgorithm = "sliding-window" | "token-bucket";
 
@@ -154,9 +156,14 @@ function idle(e: Entry, now: number): boolean {
  * ```
  */
 export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}): MemoryRateLimitStore {
+  checkOptionsObject(options, "toolware/rate-limit: memoryRateLimitStore() takes an options object { sweepEvery? }");
+  checkKeys(options, ["sweepEvery"], "toolware/rate-limit: memoryRateLimitStore()");
   const sweepEvery = options.sweepEvery ?? 1000;
   if (!Number.isInteger(sweepEvery) || sweepEvery < 1) {
-    throw new TypeError(`toolware/rate-limit: \`sweepEvery\` must be a positive integer, got ${String(sweepEvery)}`);
+    throw packTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `toolware/rate-limit: \`sweepEvery\` must be a positive integer, got ${shown(sweepEvery)}`,
+    );
   }
   const entries = new Map<string, Entry>();
   let hitsSinceSweep = 0;

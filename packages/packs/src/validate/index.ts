@@ -1,6 +1,8 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { definePack, normalizeName, type Pack, type ToolCallHookContext } from "@toolware/core";
+import { packTypeError, shown } from "../internal/errors.js";
 import { isPlainObject, writeInPlace } from "../internal/in-place.js";
+import { checkBoolean, checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
 import { formatIssues } from "./issues.js";
 
 export type { ToolSelector } from "../internal/tool-match.js";
@@ -34,50 +36,45 @@ export interface ValidateOptions {
 }
 
 const PREFIX = "toolware/validate";
-const OPTION_KEYS = new Set(["schemas", "requireSchema", "writeBack", "maxIssues", "message", "priority"]);
+const OPTION_KEYS = ["schemas", "requireSchema", "writeBack", "maxIssues", "message", "priority"];
 
 function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   const props = (value as { "~standard"?: { version?: unknown; validate?: unknown } } | null)?.["~standard"];
   return typeof props === "object" && props !== null && props.version === 1 && typeof props.validate === "function";
 }
 
+const invalid = (message: string) => packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: ${message}`);
+
 function compileSchemas(schemas: unknown): Map<string, StandardSchemaV1> {
   if (schemas === null || typeof schemas !== "object" || Array.isArray(schemas)) {
-    throw new TypeError(`${PREFIX}: \`schemas\` must be an object { [toolName]: schema }`);
+    throw invalid(`\`schemas\` must be an object { [toolName]: schema }, got ${shown(schemas)}`);
   }
   const byName = new Map<string, StandardSchemaV1>();
   for (const [name, schema] of Object.entries(schemas)) {
     const key = normalizeName(name);
     if (key === "" || /[*?]/.test(key))
-      throw new TypeError(`${PREFIX}: \`schemas\` takes exact tool names, got ${JSON.stringify(name)}`);
+      throw invalid(`\`schemas\` takes exact tool names, got ${JSON.stringify(name)}`);
     if (!isStandardSchema(schema)) {
-      throw new TypeError(`${PREFIX}: the schema for ${name} is not a Standard Schema (no "~standard" v1 validate)`);
+      throw invalid(`the schema for ${name} is not a Standard Schema (no "~standard" v1 validate)`);
     }
-    if (byName.has(key)) throw new TypeError(`${PREFIX}: two schemas for the tool ${key}`);
+    if (byName.has(key)) throw invalid(`two schemas for the tool ${key}`);
     byName.set(key, schema);
   }
-  if (byName.size === 0) throw new TypeError(`${PREFIX}: \`schemas\` is empty`);
+  if (byName.size === 0) throw invalid("`schemas` is empty");
   return byName;
 }
 
 function checkOptions(options: ValidateOptions): void {
-  if (options === null || typeof options !== "object") throw new TypeError(`${PREFIX}: validate() takes { schemas }`);
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) throw new TypeError(`${PREFIX}: unknown option \`${key}\``);
-  }
+  checkOptionsObject(options, `${PREFIX}: validate() takes { schemas }`);
+  checkKeys(options, OPTION_KEYS, PREFIX, { aliases: { schema: "schemas", strict: "requireSchema" } });
   const { requireSchema, writeBack, maxIssues, message, priority } = options;
-  if (requireSchema !== undefined && typeof requireSchema !== "boolean") {
-    throw new TypeError(`${PREFIX}: \`requireSchema\` must be a boolean`);
-  }
-  if (writeBack !== undefined && typeof writeBack !== "boolean")
-    throw new TypeError(`${PREFIX}: \`writeBack\` must be a boolean`);
+  checkBoolean(requireSchema, "requireSchema", PREFIX);
+  checkBoolean(writeBack, "writeBack", PREFIX);
   if (maxIssues !== undefined && !(Number.isInteger(maxIssues) && maxIssues > 0)) {
-    throw new TypeError(`${PREFIX}: \`maxIssues\` must be a positive integer`);
+    throw invalid(`\`maxIssues\` must be a positive integer, got ${shown(maxIssues)}`);
   }
-  if (message !== undefined && typeof message !== "function")
-    throw new TypeError(`${PREFIX}: \`message\` must be a function`);
-  if (priority !== undefined && !Number.isFinite(priority))
-    throw new TypeError(`${PREFIX}: \`priority\` must be a finite number`);
+  checkFunction(message, "message", PREFIX);
+  checkPriority(priority, PREFIX);
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
@@ -117,7 +114,10 @@ export function validate(options: ValidateOptions): Pack {
 
   const apply = (ctx: ToolCallHookContext, result: StandardSchemaV1.Result<unknown>): void => {
     if (result === null || typeof result !== "object") {
-      throw new TypeError(`the schema for ${ctx.toolName} returned no result`);
+      throw packTypeError(
+        "TOOLWARE_INVALID_RETURN",
+        `${PREFIX}: the schema for ${ctx.toolName} returned ${shown(result)}, not a result { value } or { issues }`,
+      );
     }
     if (result.issues !== undefined && result.issues !== null) {
       const issues = [...result.issues];

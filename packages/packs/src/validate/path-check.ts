@@ -1,5 +1,7 @@
 import { realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { packTypeError, shown } from "../internal/errors.js";
+import { checkBoolean, checkKeys, checkOptionsObject } from "../internal/options.js";
 
 /** What {@link checkPath} answers. */
 export type PathCheck =
@@ -14,6 +16,7 @@ export interface CheckPathOptions {
   allowRoot?: boolean;
 }
 
+const CHECK_PATH_KEYS = ["root", "allowRoot"];
 const MAX_LENGTH = 4096;
 const MAX_DECODING_ROUNDS = 4;
 // Controls (NUL included), format characters (bidi overrides, zero-width), lone surrogates, line separators.
@@ -104,9 +107,16 @@ function problem(form: string, root: string, allowRoot: boolean): string | undef
  * ```
  */
 export function checkPath(path: unknown, options: CheckPathOptions): PathCheck {
-  if (options === null || typeof options !== "object" || typeof options.root !== "string" || options.root === "") {
-    throw new TypeError("toolware/validate: checkPath() needs { root } (a directory)");
+  checkOptionsObject(options, "toolware/validate: checkPath() needs { root } (a directory)");
+  if (typeof options.root !== "string" || options.root === "") {
+    throw packTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `toolware/validate: checkPath() needs { root } (a directory), got root ${shown(options.root)}`,
+    );
   }
+  // A misspelt `allowRoot: false` must not quietly leave the root allowed.
+  checkKeys(options, CHECK_PATH_KEYS, "toolware/validate: checkPath()");
+  checkBoolean(options.allowRoot, "allowRoot", "toolware/validate: checkPath()");
   if (typeof path !== "string") return fail(`the path must be a string, got ${path === null ? "null" : typeof path}`);
   if (path === "") return fail("the path is empty");
   if (path.length > MAX_LENGTH) return fail(`the path is longer than ${MAX_LENGTH} characters`);

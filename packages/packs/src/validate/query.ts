@@ -1,4 +1,6 @@
 import { definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
+import { packTypeError, shown } from "../internal/errors.js";
+import { checkBoolean, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
 import { selectorToFilter, type ToolSelector } from "../internal/tool-match.js";
 
 /** Options of {@link queryRules}. */
@@ -24,7 +26,7 @@ export interface QueryRulesOptions {
 }
 
 const PREFIX = "toolware/validate: queryRules";
-const OPTION_KEYS = new Set([
+const OPTION_KEYS = [
   "tools",
   "field",
   "minLength",
@@ -34,7 +36,7 @@ const OPTION_KEYS = new Set([
   "lowercase",
   "required",
   "priority",
-]);
+];
 // Zero-width and other format characters would let "\u200b\u200b\u200b" pass a length check.
 const EDGES = /^[\s\p{Cc}\p{Cf}]+|[\s\p{Cc}\p{Cf}]+$/gu;
 
@@ -52,27 +54,25 @@ function codePoints(text: string): number {
   return n;
 }
 
+const invalid = (message: string) => packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: ${message}`);
+
 function checkOptions(o: QueryRulesOptions): void {
-  if (o === null || typeof o !== "object") throw new TypeError(`${PREFIX}() takes { tools, field?, minLength? }`);
-  for (const key of Object.keys(o))
-    if (!OPTION_KEYS.has(key)) throw new TypeError(`${PREFIX}: unknown option \`${key}\``);
-  if (o.tools === undefined) throw new TypeError(`${PREFIX}: \`tools\` is required (which tools carry the query)`);
+  checkOptionsObject(o, `${PREFIX}() takes { tools, field?, minLength? }`);
+  checkKeys(o, OPTION_KEYS, PREFIX, { aliases: { min: "minLength", max: "maxLength", key: "field" } });
+  if (o.tools === undefined) throw invalid("`tools` is required (which tools carry the query)");
   if (o.field !== undefined && (typeof o.field !== "string" || o.field === "")) {
-    throw new TypeError(`${PREFIX}: \`field\` must be a non-empty string`);
+    throw invalid(`\`field\` must be a non-empty string, got ${shown(o.field)}`);
   }
   for (const k of ["minLength", "maxLength"] as const) {
     const v = o[k];
     if (v !== undefined && !(Number.isInteger(v) && v >= 0))
-      throw new TypeError(`${PREFIX}: \`${k}\` must be a whole number`);
+      throw invalid(`\`${k}\` must be a whole number, got ${shown(v)}`);
   }
   if ((o.minLength ?? 1) > (o.maxLength ?? Number.POSITIVE_INFINITY)) {
-    throw new TypeError(`${PREFIX}: \`minLength\` is greater than \`maxLength\``);
+    throw invalid("`minLength` is greater than `maxLength`");
   }
-  for (const k of ["trim", "collapseWhitespace", "lowercase", "required"] as const) {
-    if (o[k] !== undefined && typeof o[k] !== "boolean") throw new TypeError(`${PREFIX}: \`${k}\` must be a boolean`);
-  }
-  if (o.priority !== undefined && !Number.isFinite(o.priority))
-    throw new TypeError(`${PREFIX}: \`priority\` must be a finite number`);
+  for (const k of ["trim", "collapseWhitespace", "lowercase", "required"] as const) checkBoolean(o[k], k, PREFIX);
+  checkPriority(o.priority, PREFIX);
 }
 
 /**

@@ -1,4 +1,6 @@
 import { definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
+import { packTypeError, shown } from "../internal/errors.js";
+import { checkBoolean, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
 import { selectorToFilter, type ToolSelector } from "../internal/tool-match.js";
 import { type CheckPathOptions, checkPath, checkRealPath, type PathCheck } from "./path-check.js";
 
@@ -23,35 +25,25 @@ export interface SafePathOptions {
 }
 
 const PREFIX = "toolware/validate: safePath";
-const OPTION_KEYS = new Set([
-  "tools",
-  "root",
-  "fields",
-  "followSymlinks",
-  "allowRoot",
-  "required",
-  "rewrite",
-  "priority",
-]);
+const OPTION_KEYS = ["tools", "root", "fields", "followSymlinks", "allowRoot", "required", "rewrite", "priority"];
+
+const invalid = (message: string) => packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: ${message}`);
 
 function checkOptions(o: SafePathOptions): void {
-  if (o === null || typeof o !== "object") throw new TypeError(`${PREFIX}() takes { tools, root, fields? }`);
-  for (const key of Object.keys(o))
-    if (!OPTION_KEYS.has(key)) throw new TypeError(`${PREFIX}: unknown option \`${key}\``);
-  if (o.tools === undefined) throw new TypeError(`${PREFIX}: \`tools\` is required (which tools take paths)`);
-  if (typeof o.root !== "string" || o.root.trim() === "")
-    throw new TypeError(`${PREFIX}: \`root\` must be a directory path`);
+  checkOptionsObject(o, `${PREFIX}() takes { tools, root, fields? }`);
+  checkKeys(o, OPTION_KEYS, PREFIX, { aliases: { field: "fields", baseDir: "root", dir: "root" } });
+  if (o.tools === undefined) throw invalid("`tools` is required (which tools take paths)");
+  if (typeof o.root !== "string" || o.root.trim() === "") {
+    throw invalid(`\`root\` must be a directory path, got ${shown(o.root)}`);
+  }
   if (
     o.fields !== undefined &&
     (!Array.isArray(o.fields) || o.fields.length === 0 || o.fields.some((f) => typeof f !== "string" || f === ""))
   ) {
-    throw new TypeError(`${PREFIX}: \`fields\` must be a non-empty array of input keys`);
+    throw invalid("`fields` must be a non-empty array of input keys");
   }
-  for (const k of ["followSymlinks", "allowRoot", "required", "rewrite"] as const) {
-    if (o[k] !== undefined && typeof o[k] !== "boolean") throw new TypeError(`${PREFIX}: \`${k}\` must be a boolean`);
-  }
-  if (o.priority !== undefined && !Number.isFinite(o.priority))
-    throw new TypeError(`${PREFIX}: \`priority\` must be a finite number`);
+  for (const k of ["followSymlinks", "allowRoot", "required", "rewrite"] as const) checkBoolean(o[k], k, PREFIX);
+  checkPriority(o.priority, PREFIX);
 }
 
 type Found = { field: string; index: number | undefined; value: unknown };

@@ -1,0 +1,140 @@
+import { packTypeError, shown } from "./errors.js";
+import { isPlainObject } from "./in-place.js";
+
+/** What {@link checkKeys} says about an unknown key. */
+export interface KeyCheck {
+  /** The word in the message: `unknown option` (default), `unknown \`maxPreview\` part`. */
+  readonly what?: string;
+  /** Names other libraries use for an option, pointing at ours: `{ windowMs: "per" }`. */
+  readonly aliases?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Refuses anything but a plain object (`{}` or null-prototype) as the options of a pack:
+ * an array, a Map or a class instance would otherwise pass with every option at its default.
+ *
+ * @example
+ * ```ts
+ * checkOptionsObject(options, "toolware/analytics: analytics() takes an options object");
+ * ```
+ */
+export function checkOptionsObject(options: unknown, usage: string): void {
+  let plain = false;
+  try {
+    plain = isPlainObject(options);
+  } catch {
+    // A Proxy whose getPrototypeOf trap throws is no options object.
+  }
+  if (!plain) throw packTypeError("TOOLWARE_INVALID_OPTION", `${usage}, got ${shown(options)}`);
+}
+
+/**
+ * Throws for the first key of `options` that is not in `known`, with a "did you mean" hint
+ * (an alias, a different case, or a near miss) or, failing that, the list of known keys.
+ *
+ * @example
+ * ```ts
+ * checkKeys({ ttL: "1m" }, ["tools", "ttl"], "toolware/cache");
+ * // TypeError: toolware/cache: unknown option `ttL` (did you mean `ttl`?)
+ * ```
+ */
+export function checkKeys(options: object, known: readonly string[], prefix: string, check: KeyCheck = {}): void {
+  for (const key of Object.keys(options)) {
+    if (known.includes(key)) continue;
+    const alias = check.aliases !== undefined && Object.hasOwn(check.aliases, key) ? check.aliases[key] : undefined;
+    const guess = alias ?? closest(key, known);
+    const hint = guess === undefined ? ` (expected one of: ${known.join(", ")})` : ` (did you mean \`${guess}\`?)`;
+    throw packTypeError(
+      "TOOLWARE_UNKNOWN_OPTION",
+      `${prefix}: ${check.what ?? "unknown option"} \`${label(key)}\`${hint}`,
+    );
+  }
+}
+
+// Odd keys (spaces, control characters, a whole sentence) are quoted and cut, so the message stays one line.
+function label(key: string): string {
+  return /^[\w$]{1,64}$/.test(key) ? key : JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key);
+}
+
+/**
+ * The known key a typo most likely meant: the same word in another case, else the nearest one
+ * within two edits (a swap of neighbours is one) that is less than half the typo's length away.
+ *
+ * @example
+ * ```ts
+ * closest("maxRepeat", ["maxRepeats", "maxInWindow"]); // "maxRepeats"
+ * closest("colour", ["tools"]); // undefined
+ * ```
+ */
+export function closest(key: string, known: readonly string[]): string | undefined {
+  const lower = key.toLowerCase();
+  const sameWord = known.find((k) => k.toLowerCase() === lower);
+  if (sameWord !== undefined) return sameWord;
+  if (key.length > 64) return undefined;
+  let best: string | undefined;
+  let bestDistance = Math.min(2, Math.ceil(key.length / 2) - 1);
+  for (const k of known) {
+    const d = editDistance(lower, k.toLowerCase());
+    if (d <= bestDistance && (best === undefined || d < bestDistance)) {
+      best = k;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+// Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps.
+function editDistance(a: string, b: string): number {
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) (rows[0] as number[])[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    const row = rows[i] as number[];
+    const up = rows[i - 1] as number[];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d = Math.min(d, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+      }
+      row[j] = d;
+    }
+  }
+  return (rows[a.length] as number[])[b.length] as number;
+}
+
+/** Throws unless `value` is `undefined` or a function. */
+export function checkFunction(value: unknown, name: string, prefix: string, shape = ""): void {
+  if (value !== undefined && typeof value !== "function") {
+    throw packTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `${prefix}: \`${name}\` must be a function${shape}, got ${shown(value)}`,
+    );
+  }
+}
+
+/** Throws unless `value` is `undefined`, `true` or `false`. */
+export function checkBoolean(value: unknown, name: string, prefix: string): void {
+  if (value !== undefined && typeof value !== "boolean") {
+    throw packTypeError("TOOLWARE_INVALID_OPTION", `${prefix}: \`${name}\` must be a boolean, got ${shown(value)}`);
+  }
+}
+
+/** Throws unless `value` is `undefined` or a finite number (a chain position). */
+export function checkPriority(value: unknown, prefix: string): void {
+  if (value !== undefined && !Number.isFinite(value)) {
+    throw packTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `${prefix}: \`priority\` must be a finite number, got ${shown(value)}`,
+    );
+  }
+}
+
+/** Throws unless `value` is `undefined`, a non-empty string or a function (a block message). */
+export function checkMessage(value: unknown, prefix: string): void {
+  if (value !== undefined && typeof value !== "function" && (typeof value !== "string" || value.trim() === "")) {
+    throw packTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `${prefix}: \`message\` must be a string or a function, got ${value === "" ? "an empty string" : shown(value)}`,
+    );
+  }
+}
