@@ -1,5 +1,11 @@
 import type { HumanInputOptions, ToolCallHookContext } from "./context.js";
-import { HumanInputTimeoutError, HumanInputUnavailableError, messageOf, ToolwareError } from "./errors.js";
+import {
+  HumanInputTimeoutError,
+  HumanInputUnavailableError,
+  messageOf,
+  ToolwareError,
+  ToolwareTypeError,
+} from "./errors.js";
 import type { HumanInputProvider } from "./human-input.js";
 
 /** Asks the provider one question for a call, with the call's signal, the question's own and a time limit. @internal */
@@ -10,10 +16,12 @@ export async function askHuman(
   defaultMessage: string | undefined,
   options: HumanInputOptions | undefined,
 ): Promise<string> {
-  if (typeof prompt !== "string") throw new TypeError("toolware: requestHumanInput() needs a prompt string");
+  if (typeof prompt !== "string") {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "requestHumanInput() needs a prompt string");
+  }
   const timeoutMs = options?.timeoutMs;
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0)) {
-    throw new TypeError("toolware: requestHumanInput() `timeoutMs` must be a positive number");
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "requestHumanInput() `timeoutMs` must be a positive number");
   }
   // The provider gets one signal: the call's, this question's, and the time limit's.
   const signals = [ctx.signal];

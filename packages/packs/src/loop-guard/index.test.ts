@@ -84,6 +84,32 @@ describe("loopGuard: repeats", () => {
     ]);
   });
 
+  it("counts blocked repeats in the streak, so each message says how many calls the agent made", async () => {
+    const { search, ran } = setup();
+    const events: LoopEvent[] = [];
+    const hooks = new ToolHooks();
+    const guard = loopGuard({ maxRepeats: 2, sameInput: true, action: "block", onWarn: (e) => events.push(e) });
+    hooks.use(guard);
+    const reasons: (string | undefined)[] = [];
+    for (let i = 0; i < 4; i++) reasons.push((await hooks.invoke(search, { query: "same" })).reason);
+    expect(reasons).toEqual([
+      undefined,
+      "Loop detected: web_search called 2 times in a row with the same input by agent (none). Try a different approach.",
+      "Loop detected: web_search called 3 times in a row with the same input by agent (none). Try a different approach.",
+      "Loop detected: web_search called 4 times in a row with the same input by agent (none). Try a different approach.",
+    ]);
+    expect(events.map((e) => [e.count, e.limit])).toEqual([
+      [2, 2],
+      [3, 2],
+      [4, 2],
+    ]);
+    // Only the call it let through is history; a different call breaks the streak.
+    expect(guard.history()).toHaveLength(1);
+    expect((await hooks.invoke(search, { query: "other" })).status).toBe("ok");
+    expect((await hooks.invoke(search, { query: "same" })).status).toBe("ok");
+    expect(ran).toEqual(["search:same", "search:other", "search:same"]);
+  });
+
   it("is exact under 100 concurrent identical calls", async () => {
     const { search, ran } = setup();
     const hooks = new ToolHooks();

@@ -15,7 +15,10 @@ export interface LoopEvent {
   /** `repeats`: the same call N times in a row; `window`: M times within `windowMs`. */
   readonly kind: "repeats" | "window";
   readonly toolName: string;
-  /** How many identical calls, this one included. */
+  /**
+   * How many identical calls, this one included: in a row (blocked ones too), or within the
+   * window (those the guard let through).
+   */
   readonly count: number;
   /** The threshold that was reached (`maxRepeats` or `maxInWindow`). */
   readonly limit: number;
@@ -50,8 +53,10 @@ const NOBODY = {};
  *
  * Thresholds count the call being made: with `maxRepeats: 5`, the fifth
  * identical call in a row triggers (so `action: "block"` lets four through).
- * Blocked calls are not recorded, so a blocked loop stays blocked until a
- * different call breaks the streak or the window moves on.
+ * A blocked call counts toward the streak (the sixth reports "6 times in a
+ * row"), so a blocked loop stays blocked until a different call breaks it; it
+ * takes no place in the window or the history, so retrying does not extend
+ * a window's penalty.
  *
  * @example
  * ```ts
@@ -118,6 +123,7 @@ export function loopGuard(options: LoopGuardOptions = {}): LoopGuardPack {
       return;
     }
     if (action === "warn") tracker.record(key, t, entry);
+    else tracker.countBlocked(key);
     const count = kind === "repeats" ? streak : inWindow;
     const event: LoopEvent = {
       kind,

@@ -67,6 +67,16 @@ export class ScopeTracker {
     }
   }
 
+  /**
+   * A call the guard blocked: the agent did make it, so it extends the streak (and a different
+   * one breaks it), but it takes no place in the window or the history, so an agent that keeps
+   * retrying does not extend its own penalty.
+   */
+  countBlocked(key: string): void {
+    this.#streak = key === this.#lastKey ? this.#streak + 1 : 1;
+    this.#lastKey = key;
+  }
+
   /** The history, oldest first (a copy). */
   history(): LoopHistoryEntry[] {
     return [...this.#history.slice(this.#head), ...this.#history.slice(0, this.#head)];

@@ -190,7 +190,7 @@ export function rateLimit(options: RateLimitOptions): RateLimitPack {
     if (typeof message === "string") return message;
     if (message !== undefined) return message(info);
     const retry = Number.isFinite(d.retryAfterMs) && d.retryAfterMs > 0 ? formatDuration(d.retryAfterMs) : "later";
-    return `Rate limit exceeded for ${key}: at most ${max} calls per ${per}. Retry after ${retry}.`;
+    return `Rate limit exceeded for ${key}: at most ${max} ${max === 1 ? "call" : "calls"} per ${per}. Retry after ${retry}.`;
   };
 
   const apply = (ctx: ToolCallHookContext, key: string, raw: unknown): void => {
