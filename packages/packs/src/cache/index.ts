@@ -79,8 +79,9 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
  */
 export function cache(options: CacheOptions): CachePack {
   validate(options);
-  const ttlMs = parseDuration(options.ttl ?? "5m", "ttl", "cache");
-  const store = options.store ?? memoryCacheStore({ maxEntries: options.maxEntries ?? 1000 });
+  const ttlMs = parseDuration(options.ttl === undefined ? "5m" : options.ttl, "ttl", "cache");
+  const store =
+    options.store ?? memoryCacheStore(options.maxEntries === undefined ? {} : { maxEntries: options.maxEntries });
   const clock = options.now ?? Date.now;
   const { keyInput, onStoreError } = options;
   const dedupe = options.dedupe ?? true;

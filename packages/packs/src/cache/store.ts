@@ -70,7 +70,8 @@ export interface MemoryCacheStoreOptions {
 export function memoryCacheStore(options: MemoryCacheStoreOptions = {}): MemoryCacheStore {
   checkOptionsObject(options, "toolware/cache: memoryCacheStore() takes an options object { maxEntries? }");
   checkKeys(options, ["maxEntries"], "toolware/cache: memoryCacheStore()");
-  const maxEntries = options.maxEntries ?? 1000;
+  // `null` is a mistake, not "the default".
+  const maxEntries = options.maxEntries === undefined ? 1000 : options.maxEntries;
   if (!Number.isInteger(maxEntries) || maxEntries < 1) {
     throw packTypeError(
       "TOOLWARE_INVALID_OPTION",

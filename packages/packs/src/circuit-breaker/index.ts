@@ -125,9 +125,11 @@ const isError = (ctx: ToolCallHookContext): boolean => ctx.status === "error";
 export function circuitBreaker(options: CircuitBreakerOptions = {}): Pack<CircuitBreakerPack> {
   checkOptionsObject(options, `${PREFIX}: circuitBreaker() takes an options object`);
   checkKeys(options, OPTION_KEYS, PREFIX, { aliases: ALIASES });
-  const failureThreshold = positiveInteger(options.failureThreshold ?? 5, "failureThreshold");
-  const halfOpenMax = positiveInteger(options.halfOpenMax ?? 1, "halfOpenMax");
-  const cooldownMs = options.cooldownMs ?? 30_000;
+  // Only a missing option takes its default: `null` is a mistake like any other wrong value.
+  const or = <T>(value: T | undefined, fallback: T): T => (value === undefined ? fallback : value);
+  const failureThreshold = positiveInteger(or(options.failureThreshold, 5), "failureThreshold");
+  const halfOpenMax = positiveInteger(or(options.halfOpenMax, 1), "halfOpenMax");
+  const cooldownMs = or(options.cooldownMs, 30_000);
   if (typeof cooldownMs !== "number" || !Number.isFinite(cooldownMs) || cooldownMs < 0) {
     fail(`\`cooldownMs\` must be a finite number ≥ 0, got ${shown(cooldownMs)}`);
   }

@@ -70,7 +70,7 @@ export function loopGuard(options: LoopGuardOptions = {}): LoopGuardPack {
   validate(options);
   const maxRepeats = options.maxRepeats === false ? 0 : (options.maxRepeats ?? 5);
   const maxInWindow = options.maxInWindow ?? 0;
-  const windowMs = parseDuration(options.windowMs ?? "1m", "windowMs", "loop-guard");
+  const windowMs = parseDuration(options.windowMs === undefined ? "1m" : options.windowMs, "windowMs", "loop-guard");
   const { sameInput = false, scope = "agent", action = "warn", message, now = Date.now } = options;
   const historySize = options.historySize ?? 50;
   const onWarn = options.onWarn ?? ((e: LoopEvent) => console.warn(`⚠️  ${e.message}`));

@@ -181,7 +181,7 @@ export function rateLimit(options: RateLimitOptions): RateLimitPack {
   const windowMs = parseDuration(options.per, "per");
   const store = options.store ?? memoryRateLimitStore();
   const clock = options.now ?? Date.now;
-  const keyOf = keyFunction(options.key ?? "tool");
+  const keyOf = keyFunction(options.key === undefined ? "tool" : options.key);
   const per = formatDuration(windowMs);
 
   const describe = (ctx: ToolCallHookContext, key: string, d: RateLimitDecision): string => {

@@ -158,7 +158,7 @@ function idle(e: Entry, now: number): boolean {
 export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}): MemoryRateLimitStore {
   checkOptionsObject(options, "toolware/rate-limit: memoryRateLimitStore() takes an options object { sweepEvery? }");
   checkKeys(options, ["sweepEvery"], "toolware/rate-limit: memoryRateLimitStore()");
-  const sweepEvery = options.sweepEvery ?? 1000;
+  const sweepEvery = options.sweepEvery === undefined ? 1000 : options.sweepEvery;
   if (!Number.isInteger(sweepEvery) || sweepEvery < 1) {
     throw packTypeError(
       "TOOLWARE_INVALID_OPTION",
