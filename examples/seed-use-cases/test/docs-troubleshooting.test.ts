@@ -1,35 +1,35 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkTroubleshooting, extractCoreMessages } from "../../../scripts/check-troubleshooting.js";
+import {
+  checkTroubleshooting,
+  documentedCodes,
+  extractCodes,
+  problems,
+} from "../../../scripts/check-troubleshooting.js";
 
 describe("docs/troubleshooting.md", () => {
-  it("explains every message the core throws or writes into an outcome", () => {
-    const { messages, missing } = checkTroubleshooting();
-    expect(missing.map((m) => `${m.file}:${m.line} ${m.text}`)).toEqual([]);
+  it("documents every error code the packages use, and no code they do not", () => {
+    const report = checkTroubleshooting();
+    expect(problems(report)).toEqual([]);
     // Guards against an extractor that silently finds nothing.
-    expect(messages.length).toBeGreaterThanOrEqual(60);
+    expect(report.codes.length).toBeGreaterThanOrEqual(13);
+    expect(report.outcomeTexts.length).toBeGreaterThanOrEqual(4);
   });
 
-  it("extracts thrown TypeErrors, ToolwareError messages, error-class messages and outcome texts", () => {
-    const texts = extractCoreMessages().map((m) => m.text);
-    expect(texts).toEqual(
+  it("finds the codes of the core and of the packs, where they are thrown", () => {
+    const codes = extractCodes();
+    expect(codes.map((c) => c.code)).toEqual(
       expect.arrayContaining([
-        "toolware: a tool needs a non-empty `name`",
-        "wrapExecution() must be called before the tool runs",
-        "middleware … returned without calling next(), ctx.respond() or ctx.block(): did you forget `await next()`?",
-        "middleware … called next() more than once; the chain runs once per call (use ctx.wrapExecution() to run the tool again)",
-        "hook … failed: …",
-        "hook … timed out after … ms",
-        "Tool execution blocked by hook. Tool: …",
-        "Tool execution blocked by hook. Tool: …. Reason: …",
-        "Tool result withheld by hook. Tool: …. Reason: …",
-        "Tool execution failed. Tool: …. Error: …",
-        'toolware: a listener of "…" failed:',
+        "TOOLWARE_HOOK_FAILED",
+        "TOOLWARE_NEXT_TWICE",
+        "TOOLWARE_UNKNOWN_OPTION",
+        "TOOLWARE_INVALID_OPTION",
+        "TOOLWARE_TOOL_TIMEOUT",
       ]),
     );
-    expect(texts.every((t) => !t.includes("describe("))).toBe(true);
+    expect(codes.find((c) => c.code === "TOOLWARE_TOOL_TIMEOUT")?.file).toBe("packages/packs/src/timeout/index.ts");
   });
 });
 
@@ -37,53 +37,101 @@ describe("checkTroubleshooting on a fixture", () => {
   let root: string;
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  function fixture(source: string, doc: string): string {
+  function fixture(files: Record<string, string>): string {
     root = mkdtempSync(join(tmpdir(), "toolware-ts-"));
-    mkdirSync(join(root, "packages/core/src"), { recursive: true });
-    mkdirSync(join(root, "docs"));
-    writeFileSync(join(root, "packages/core/src/a.ts"), source);
-    writeFileSync(join(root, "packages/core/src/a.test.ts"), 'throw new TypeError("toolware: only in a test");\n');
-    writeFileSync(join(root, "docs/troubleshooting.md"), doc);
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
     return root;
   }
 
-  const source = [
-    "export function f(name: string) {",
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a fixture file
-    "  if (!name) throw new TypeError(`toolware: tool ${name} needs an \\`execute\\` function`);",
-    '  throw new ToolwareError("wrapExecution() must be called before the tool runs");',
-    "}",
-    'const label = "not a message";',
-  ].join("\n");
+  const section = (code: string) =>
+    `### \`${code}\`\n\n- **Message:** \`toolware: x\`\n- **Cause:** a cause.\n- **Fix:** a fix.\n`;
+  const sources = {
+    "packages/core/src/a.ts": [
+      'throw new ToolwareError("TOOLWARE_ALPHA", "x");',
+      "// A comment naming TOOLWARE_IN_A_COMMENT is not a use.",
+      'type Code = "TOOLWARE_IN_A_TYPE" extends string ? 1 : 0;',
+      'const notACode = "TOOLWARE_ alpha";',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a fixture file
+      "const failed = (name: string) => `Tool execution failed. Tool: ${name}`;",
+    ].join("\n"),
+    "packages/packs/src/deep/er/b.ts": "throw packTypeError(`TOOLWARE_BETA`, 'toolware/x: y');\n",
+    "packages/packs/src/b.test.ts": 'throw new ToolwareTypeError("TOOLWARE_ONLY_IN_A_TEST", "x");\n',
+    "packages/packs/src/test-fixtures.ts": 'export const c = "TOOLWARE_ONLY_IN_FIXTURES";\n',
+  };
 
-  it("matches messages with placeholders where the code interpolates, and skips test files", () => {
-    const dir = fixture(
-      source,
-      "| ``toolware: tool <name> needs an `execute` function`` | … |\n| `toolware: wrapExecution() must be called before the tool runs` |\n",
-    );
+  it("passes when every code has a complete section and every outcome text is explained", () => {
+    const dir = fixture({
+      ...sources,
+      "docs/troubleshooting.md": `${section("TOOLWARE_ALPHA")}\n${section("TOOLWARE_BETA")}\n| \`Tool execution failed. Tool: <name>\` | … |\n`,
+    });
     const report = checkTroubleshooting({ root: dir });
-    expect(report.messages.map((m) => m.text)).toEqual([
-      "toolware: tool … needs an `execute` function",
-      "wrapExecution() must be called before the tool runs",
+    expect(report.codes.map((c) => [c.code, c.file, c.line])).toEqual([
+      ["TOOLWARE_ALPHA", "packages/core/src/a.ts", 1],
+      ["TOOLWARE_BETA", "packages/packs/src/deep/er/b.ts", 1],
     ]);
-    expect(report.missing).toEqual([]);
+    expect(problems(report)).toEqual([]);
   });
 
-  it("reads a pipe escaped for a Markdown table cell as a pipe", () => {
-    const piped = 'throw new TypeError("toolware: `x` must be a function (a) => string | number");\n';
-    const escaped = fixture(piped, "| ``toolware: `x` must be a function (a) => string \\| number`` | … |\n");
-    expect(checkTroubleshooting({ root: escaped }).missing).toEqual([]);
-    rmSync(escaped, { recursive: true, force: true });
-    const other = fixture(piped, "| ``toolware: `x` must be a function (a) => string \\| boolean`` | … |\n");
-    expect(checkTroubleshooting({ root: other }).missing).toHaveLength(1);
+  it("fails on a code the page does not document", () => {
+    const dir = fixture({
+      ...sources,
+      "docs/troubleshooting.md": `${section("TOOLWARE_ALPHA")}\nTOOLWARE_BETA is mentioned in prose, but has no section.\nTool execution failed. Tool: <name>\n`,
+    });
+    const report = checkTroubleshooting({ root: dir });
+    expect(report.undocumented.map((c) => c.code)).toEqual(["TOOLWARE_BETA"]);
+    expect(problems(report)).toEqual(["undocumented code TOOLWARE_BETA (used at packages/packs/src/deep/er/b.ts:1)"]);
   });
 
-  it("reports a message the page does not mention, or mentions out of order", () => {
-    const dir = fixture(source, "toolware: needs an `execute` function tool <name>\n");
-    const { missing } = checkTroubleshooting({ root: dir });
-    expect(missing.map((m) => [m.file, m.line, m.prefix])).toEqual([
-      ["packages/core/src/a.ts", 2, "toolware: tool "],
-      ["packages/core/src/a.ts", 3, "wrapExecution() must be called before the tool runs"],
+  it("fails on a stale section: a code no source uses any more", () => {
+    const dir = fixture({
+      ...sources,
+      "docs/troubleshooting.md": [
+        section("TOOLWARE_ALPHA"),
+        section("TOOLWARE_BETA"),
+        section("TOOLWARE_RETIRED"),
+        section("TOOLWARE_ONLY_IN_A_TEST"),
+        "Tool execution failed. Tool: <name>",
+      ].join("\n"),
+    });
+    const { stale } = checkTroubleshooting({ root: dir });
+    expect(stale.map((s) => s.code)).toEqual(["TOOLWARE_RETIRED", "TOOLWARE_ONLY_IN_A_TEST"]);
+  });
+
+  it("fails on a section without a message, a cause or a fix, and on an unexplained outcome text", () => {
+    const dir = fixture({
+      ...sources,
+      "docs/troubleshooting.md": `${section("TOOLWARE_ALPHA")}\n## \`TOOLWARE_BETA\`\n\nSomething went wrong.\n\n- **Fix:** retry.\n`,
+    });
+    const report = checkTroubleshooting({ root: dir });
+    expect(problems(report)).toEqual([
+      "section TOOLWARE_BETA (line 7) has no **Messages:**, **Cause:**",
+      "outcome text not explained: Tool execution failed. Tool: … (packages/core/src/a.ts:5)",
+    ]);
+  });
+
+  it("reads sections by heading, ending at the next heading of the same level, outside code fences", () => {
+    const sections = documentedCodes(
+      [
+        "## Errors",
+        "### TOOLWARE_A",
+        "- **Messages:** m",
+        "#### Details",
+        "- **Cause:** c",
+        "- **Fix:** f",
+        "### `TOOLWARE_B`",
+        "- **Cause:** c",
+        "```md",
+        "### TOOLWARE_IN_A_FENCE",
+        "```",
+        "### TOOLWARE_C and more words",
+      ].join("\n"),
+    );
+    expect(sections).toEqual([
+      { code: "TOOLWARE_A", line: 2, missing: [] },
+      { code: "TOOLWARE_B", line: 7, missing: ["Messages", "Fix"] },
     ]);
   });
 });

@@ -22,7 +22,7 @@ import { packTypeError } from "../internal/errors.js";
 export function canonicalJson(value: unknown): string {
   const out = encode(value, []);
   if (out === undefined)
-    throw packTypeError("TOOLWARE_UNSERIALISABLE_VALUE", `toolware/cache: cannot serialise a ${typeof value}`);
+    throw packTypeError("TOOLWARE_UNSERIALIZABLE_VALUE", `toolware/cache: cannot serialise a ${typeof value}`);
   return out;
 }
 
@@ -49,14 +49,14 @@ function encode(value: unknown, ancestors: object[]): string | undefined {
 
 function encodeObject(obj: object, ancestors: object[]): string {
   if (ancestors.includes(obj))
-    throw packTypeError("TOOLWARE_UNSERIALISABLE_VALUE", "toolware/cache: cannot serialise a value with a cycle");
+    throw packTypeError("TOOLWARE_UNSERIALIZABLE_VALUE", "toolware/cache: cannot serialise a value with a cycle");
   if (typeof (obj as { toJSON?: unknown }).toJSON === "function") {
     const json = encode((obj as { toJSON(): unknown }).toJSON(), ancestors);
     return json ?? "null";
   }
   if (ArrayBuffer.isView(obj) || UNSUPPORTED.some((type) => obj instanceof type)) {
     throw packTypeError(
-      "TOOLWARE_UNSERIALISABLE_VALUE",
+      "TOOLWARE_UNSERIALIZABLE_VALUE",
       `toolware/cache: cannot serialise a ${obj.constructor?.name ?? "value"} faithfully`,
     );
   }

@@ -188,15 +188,15 @@ describe("errors the packs report carry codes", () => {
     expect(codeOf(() => when(() => true, (() => {}) as never))).toBe("TOOLWARE_INVALID_ARGUMENT");
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(codeOf(() => canonicalJson(cyclic))).toBe("TOOLWARE_UNSERIALISABLE_VALUE");
-    expect(codeOf(() => canonicalJson(new Map()))).toBe("TOOLWARE_UNSERIALISABLE_VALUE");
-    expect(codeOf(() => canonicalJson(undefined))).toBe("TOOLWARE_UNSERIALISABLE_VALUE");
+    expect(codeOf(() => canonicalJson(cyclic))).toBe("TOOLWARE_UNSERIALIZABLE_VALUE");
+    expect(codeOf(() => canonicalJson(new Map()))).toBe("TOOLWARE_UNSERIALIZABLE_VALUE");
+    expect(codeOf(() => canonicalJson(undefined))).toBe("TOOLWARE_UNSERIALIZABLE_VALUE");
   });
 
   it("cache.invalidate with an input that cannot be keyed rejects with a code", async () => {
     const c = cache({ tools: "*" });
     await expect(c.invalidate("send_email", { m: new Map() })).rejects.toMatchObject({
-      code: "TOOLWARE_UNSERIALISABLE_VALUE",
+      code: "TOOLWARE_UNSERIALIZABLE_VALUE",
     });
   });
 
