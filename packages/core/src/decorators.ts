@@ -1,6 +1,8 @@
 import type { ToolCallHookContext } from "./context.js";
 import { defaultToolHooks } from "./default-hooks.js";
 import { Crew } from "./entities.js";
+import { ToolwareTypeError } from "./errors.js";
+import { compileOptions } from "./filter.js";
 import { HookRegistry } from "./registry.js";
 import type {
   AfterHookResult,
@@ -51,19 +53,24 @@ function isMethodContext(value: unknown): value is ClassMethodDecoratorContext {
 function split(options: DecoratorOptions): [HookRegistry, HookOptions] {
   const { hooks, ...rest } = options;
   if (hooks !== undefined && !(hooks instanceof HookRegistry)) {
-    throw new TypeError("toolware: the decorator option `hooks` must be a ToolHooks, Crew or Agent");
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      "the decorator option `hooks` must be a ToolHooks, Crew or Agent",
+    );
   }
   return [hooks ?? defaultToolHooks, rest];
 }
 
 function apply(kind: Kind, crewOnly: boolean, options: DecoratorOptions, fn: unknown, context: unknown): unknown {
   const label = `@${kind}ToolCall${crewOnly ? "Crew" : ""}`;
-  if (typeof fn !== "function") throw new TypeError(`toolware: ${label} decorates a function or a method`);
+  if (typeof fn !== "function")
+    throw new ToolwareTypeError("TOOLWARE_INVALID_DECORATOR", `${label} decorates a function or a method`);
   const [target, hookOptions] = split(options);
   if (!isMethodContext(context)) {
     if (crewOnly) {
-      throw new TypeError(
-        `toolware: ${label} decorates methods of a Crew class; use ${kind}ToolCall() for free functions`,
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_DECORATOR",
+        `${label} decorates methods of a Crew class; use ${kind}ToolCall() for free functions`,
       );
     }
     if (kind === "before") target.before(fn as BeforeToolCallHookType, hookOptions);
@@ -71,13 +78,17 @@ function apply(kind: Kind, crewOnly: boolean, options: DecoratorOptions, fn: unk
     return fn;
   }
   if (context.kind !== "method" || context.static || context.private) {
-    throw new TypeError(`toolware: ${label} decorates public instance methods, not ${String(context.name)}`);
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_DECORATOR",
+      `${label} decorates public instance methods, not ${String(context.name)}`,
+    );
   }
   const name = hookOptions.name ?? String(context.name);
   context.addInitializer(function register(this: unknown) {
     if (crewOnly ? !(this instanceof Crew) : !(this instanceof HookRegistry)) {
-      throw new TypeError(
-        `toolware: ${label} on ${String(context.name)} needs a class that extends ${crewOnly ? "Crew" : "Crew (or Agent, ToolHooks)"}`,
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_DECORATOR",
+        `${label} on ${String(context.name)} needs a class that extends ${crewOnly ? "Crew" : "Crew (or Agent, ToolHooks)"}`,
       );
     }
     const bound = (fn as HookFunction).bind(this) as HookFunction;
@@ -92,10 +103,14 @@ function decorator(kind: Kind, crewOnly: boolean) {
   return (first: unknown, context?: unknown): unknown => {
     if (typeof first === "function") return apply(kind, crewOnly, {}, first, context);
     if (first === null || typeof first !== "object") {
-      throw new TypeError(`toolware: ${kind}ToolCall() takes a function or an options object`);
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_DECORATOR",
+        `${kind}ToolCall() takes a function or an options object`,
+      );
     }
     const options = first as DecoratorOptions;
-    split(options);
+    // Checked now, so a misspelt option fails where the class is defined, not at its first instance.
+    compileOptions(split(options)[1]);
     return (fn: unknown, ctx?: unknown) => apply(kind, crewOnly, options, fn, ctx);
   };
 }

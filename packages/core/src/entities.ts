@@ -1,5 +1,74 @@
+import { ToolwareTypeError } from "./errors.js";
+import { checkKeys, hasNameCharacter, type KeyHints, showValue } from "./keys.js";
 import { HookRegistry } from "./registry.js";
 import type { Tool } from "./types.js";
+
+// What CrewAI users bring along: its agent, task and crew fields that toolware has no use for.
+const CREWAI_FIELD = "toolware's Agent, Task and Crew only carry what hooks read; keep the rest on your own objects";
+const AGENT_KEYS = ["role", "goal", "backstory", "tools"];
+const AGENT_HINTS: KeyHints = {
+  name: "an Agent is named by its `role` (agents filters match it)",
+  llm: CREWAI_FIELD,
+  verbose: CREWAI_FIELD,
+  allow_delegation: CREWAI_FIELD,
+};
+const TASK_KEYS = ["description", "expectedOutput", "agent"];
+const CREW_KEYS = ["name", "agents", "tasks"];
+const CREW_HINTS: KeyHints = { process: CREWAI_FIELD, verbose: CREWAI_FIELD };
+
+function optionalString(what: string, key: string, value: unknown): string | undefined {
+  if (value !== undefined && typeof value !== "string") {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `${what} \`${key}\` must be a string, got ${showValue(value)}`,
+    );
+  }
+  return value;
+}
+
+function listOf<T>(
+  what: string,
+  key: string,
+  value: unknown,
+  ok: (item: unknown) => item is T,
+  [plural, singular]: readonly [string, string],
+): readonly T[] {
+  if (value === undefined) return Object.freeze([]);
+  if (!Array.isArray(value)) {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `${what} \`${key}\` must be an array of ${plural}, got ${showValue(value)}`,
+    );
+  }
+  const items = [...(value as unknown[])];
+  const bad = items.findIndex((item) => !ok(item));
+  if (bad >= 0) {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `${what} \`${key}[${bad}]\` must be ${singular}, got ${showValue(items[bad])}`,
+    );
+  }
+  return Object.freeze(items as T[]);
+}
+
+function isToolLike(value: unknown): value is Tool<never, unknown> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { name?: unknown }).name === "string" &&
+    typeof (value as { execute?: unknown }).execute === "function"
+  );
+}
+
+function checkOptions(what: string, options: unknown, keys: readonly string[], hints?: KeyHints): void {
+  if (options === null || typeof options !== "object") {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `${what} takes an options object, got ${showValue(options)}`,
+    );
+  }
+  checkKeys(options, keys, `${what} option`, hints);
+}
 
 /** What {@link Agent} takes. */
 export interface AgentOptions {
@@ -28,13 +97,19 @@ export class Agent extends HookRegistry {
 
   constructor(options: AgentOptions) {
     super("agent");
-    if (options === null || typeof options !== "object" || typeof options.role !== "string" || options.role === "") {
-      throw new TypeError("toolware: new Agent() needs a non-empty `role`");
+    checkOptions("new Agent()", options, AGENT_KEYS, AGENT_HINTS);
+    const { role, goal, backstory, tools } = options;
+    // agents filters match the role once normalised: a role of spaces or dashes could never be named in one.
+    if (typeof role !== "string" || !hasNameCharacter(role)) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_OPTION",
+        `new Agent() needs a non-empty \`role\` (not only blanks and separators), got ${showValue(role)}`,
+      );
     }
-    this.role = options.role;
-    this.goal = options.goal;
-    this.backstory = options.backstory;
-    this.tools = Object.freeze([...(options.tools ?? [])]);
+    this.role = role;
+    this.goal = optionalString("new Agent()", "goal", goal);
+    this.backstory = optionalString("new Agent()", "backstory", backstory);
+    this.tools = listOf("new Agent()", "tools", tools, isToolLike, ["tools", "a tool ({ name, execute })"]);
   }
 }
 
@@ -60,12 +135,23 @@ export class Task {
   readonly agent: Agent | undefined;
 
   constructor(options: TaskOptions) {
-    if (options === null || typeof options !== "object" || typeof options.description !== "string") {
-      throw new TypeError("toolware: new Task() needs a `description` string");
+    checkOptions("new Task()", options, TASK_KEYS);
+    const { description, expectedOutput, agent } = options;
+    if (typeof description !== "string") {
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_OPTION",
+        `new Task() needs a \`description\` string, got ${showValue(description)}`,
+      );
     }
-    this.description = options.description;
-    this.expectedOutput = options.expectedOutput;
-    this.agent = options.agent;
+    if (agent !== undefined && !(agent instanceof Agent)) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_OPTION",
+        `new Task() \`agent\` must be an Agent (new Agent({ role })), got ${showValue(agent)}`,
+      );
+    }
+    this.description = description;
+    this.expectedOutput = optionalString("new Task()", "expectedOutput", expectedOutput);
+    this.agent = agent;
   }
 }
 
@@ -101,11 +187,13 @@ export class Crew extends HookRegistry {
 
   constructor(options: CrewOptions = {}) {
     super("crew");
-    if (options === null || typeof options !== "object")
-      throw new TypeError("toolware: new Crew() takes an options object");
-    this.name = options.name;
-    this.agents = Object.freeze([...(options.agents ?? [])]);
-    this.tasks = Object.freeze([...(options.tasks ?? [])]);
+    checkOptions("new Crew()", options, CREW_KEYS, CREW_HINTS);
+    this.name = optionalString("new Crew()", "name", options.name);
+    this.agents = listOf("new Crew()", "agents", options.agents, (a): a is Agent => a instanceof Agent, [
+      "Agents",
+      "an Agent",
+    ]);
+    this.tasks = listOf("new Crew()", "tasks", options.tasks, (t): t is Task => t instanceof Task, ["Tasks", "a Task"]);
   }
 
   /** True after `dispose()`. */

@@ -1,4 +1,6 @@
 import type { ToolCallHookContext } from "./context.js";
+import { ToolwareTypeError } from "./errors.js";
+import { checkKeys, showValue } from "./keys.js";
 import { compileNameTest, type NameTest } from "./names.js";
 import type { AgentFilter, ContextPredicate, HookErrorPolicy, HookOptions, ToolFilter } from "./types.js";
 
@@ -12,7 +14,11 @@ export interface CompiledFilter {
   readonly predicates: readonly ContextPredicate[];
 }
 
-const OPTION_KEYS = new Set(["name", "priority", "tools", "agents", "onError", "timeoutMs"]);
+const OPTION_KEYS = ["name", "priority", "tools", "agents", "onError", "timeoutMs"];
+const OPTION_HINTS = {
+  hooks: "`hooks` only exists for decorators (@beforeToolCall({ hooks })); register on that instance instead",
+  timeout: "did you mean `timeoutMs` (milliseconds)?",
+};
 const POLICIES: readonly HookErrorPolicy[] = ["block", "continue", "throw"];
 
 function isToolObject(value: unknown): value is { name: string; execute: unknown } {
@@ -26,13 +32,20 @@ function anyOf(tests: NameTest[]): NameTest {
 
 function compileNames(filter: ToolFilter | AgentFilter, what: "tools" | "agents"): NameTest {
   const items = Array.isArray(filter) ? (filter as readonly unknown[]) : [filter];
-  if (items.length === 0)
-    throw new TypeError(`toolware: the \`${what}\` filter is an empty list, so the hook would never run`);
+  if (items.length === 0) {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_FILTER",
+      `the \`${what}\` filter is an empty list, so the hook would never run`,
+    );
+  }
   return anyOf(
     items.map((item) => {
       if (what === "tools" && isToolObject(item)) return compileNameTest(item.name);
       if (typeof item === "function") {
-        throw new TypeError(`toolware: a \`${what}\` list takes names, globs and RegExps; pass a predicate on its own`);
+        throw new ToolwareTypeError(
+          "TOOLWARE_INVALID_FILTER",
+          `a \`${what}\` list takes names, globs and RegExps; pass a predicate on its own`,
+        );
       }
       return compileNameTest(item as string | RegExp);
     }),
@@ -42,24 +55,31 @@ function compileNames(filter: ToolFilter | AgentFilter, what: "tools" | "agents"
 /** Checks registration options and compiles their filters; throws a TypeError on anything it does not know. */
 export function compileOptions(options: HookOptions | undefined): CompiledFilter {
   if (options === undefined) return { tools: [], agents: [], predicates: [] };
-  if (options === null || typeof options !== "object") throw new TypeError("toolware: hook options must be an object");
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) {
-      throw new TypeError(`toolware: unknown hook option \`${key}\` (expected one of: ${[...OPTION_KEYS].join(", ")})`);
-    }
+  if (options === null || typeof options !== "object") {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "hook options must be an object");
   }
+  checkKeys(options, OPTION_KEYS, "hook option", OPTION_HINTS);
   const { name, priority, onError, timeoutMs, tools, agents } = options;
   if (name !== undefined && (typeof name !== "string" || name === "")) {
-    throw new TypeError("toolware: `name` must be a non-empty string");
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "`name` must be a non-empty string");
   }
   if (priority !== undefined && !Number.isFinite(priority)) {
-    throw new TypeError(`toolware: \`priority\` must be a finite number, got ${String(priority)}`);
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `\`priority\` must be a finite number, got ${showValue(priority)}`,
+    );
   }
   if (onError !== undefined && !POLICIES.includes(onError)) {
-    throw new TypeError(`toolware: \`onError\` must be "block", "continue" or "throw", got ${JSON.stringify(onError)}`);
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `\`onError\` must be "block", "continue" or "throw", got ${showValue(onError)}`,
+    );
   }
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
-    throw new TypeError(`toolware: \`timeoutMs\` must be a positive number of milliseconds, got ${String(timeoutMs)}`);
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `\`timeoutMs\` must be a positive number of milliseconds, got ${showValue(timeoutMs)}`,
+    );
   }
   const compiled = { tools: [] as NameTest[], agents: [] as NameTest[], predicates: [] as ContextPredicate[] };
   if (tools !== undefined) {

@@ -20,5 +20,7 @@ export {
   type ExplainQuery,
   ToolHooks,
   type ToolHooksEvents,
+  type WrappedExecuteOptions,
+  type WrappedTool,
 } from "./tool-hooks.js";
 export type * from "./types.js";

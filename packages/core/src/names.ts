@@ -1,3 +1,5 @@
+import { ToolwareTypeError } from "./errors.js";
+
 /**
  * Normalises a tool (or role) name the way CrewAI matches them, so that
  * `"Delete File"`, `"deleteFile"` and `"delete-file"` all become `delete_file`.
@@ -69,11 +71,17 @@ export function compileNameTest(matcher: string | RegExp): NameTest {
     return (raw, normalized) => re.test(raw) || re.test(normalized);
   }
   if (typeof matcher !== "string") {
-    throw new TypeError(`toolware: a name filter must be a string, a RegExp or a tool, got ${typeof matcher}`);
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_FILTER",
+      `a name filter must be a string, a RegExp or a tool, got ${matcher === null ? "null" : typeof matcher}`,
+    );
   }
   const normalized = normalizeName(matcher);
   if (normalized === "") {
-    throw new TypeError(`toolware: the name filter ${JSON.stringify(matcher)} matches nothing once normalised`);
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_FILTER",
+      `the name filter ${JSON.stringify(matcher)} matches nothing once normalised (names keep only ASCII letters, digits and the wildcards * and ?)`,
+    );
   }
   const glob = globToRegExp(normalized);
   if (glob === null) return (_raw, name) => name === normalized;

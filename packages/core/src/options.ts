@@ -1,5 +1,6 @@
-import { messageOf } from "./errors.js";
+import { messageOf, ToolwareTypeError } from "./errors.js";
 import { type HumanInputProvider, terminalHumanInput } from "./human-input.js";
+import { checkKeys, showValue } from "./keys.js";
 import type { HookErrorPolicy } from "./types.js";
 
 /** The agent-facing messages toolware writes; override any of them. */
@@ -26,19 +27,22 @@ export interface ToolHooksOptions {
 }
 
 const POLICIES = new Set<HookErrorPolicy>(["block", "continue", "throw"]);
-const OPTION_KEYS = new Set(["onHookError", "timing", "humanInput", "messages", "onListenerError"]);
+const OPTION_KEYS = ["onHookError", "timing", "humanInput", "messages", "onListenerError"];
+const OPTION_HINTS = {
+  onError: "`onError` is a per-hook option; the instance-wide policy is `onHookError`",
+};
 
-const MESSAGE_KEYS = new Set(["blocked", "withheld", "failed"]);
+const MESSAGE_KEYS = ["blocked", "withheld", "failed"];
 
 function checkMessages(messages: ToolHooksMessages | undefined): ToolHooksMessages {
   if (messages === undefined) return {};
-  if (messages === null || typeof messages !== "object") throw new TypeError("toolware: `messages` must be an object");
+  if (messages === null || typeof messages !== "object") {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "`messages` must be an object");
+  }
+  checkKeys(messages, MESSAGE_KEYS, "message");
   for (const [key, value] of Object.entries(messages)) {
-    if (!MESSAGE_KEYS.has(key)) {
-      throw new TypeError(`toolware: unknown message \`${key}\` (expected one of: blocked, withheld, failed)`);
-    }
     if (value !== undefined && typeof value !== "function") {
-      throw new TypeError(`toolware: \`messages.${key}\` must be a function`);
+      throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `\`messages.${key}\` must be a function`);
     }
   }
   return messages;
@@ -73,29 +77,27 @@ export function resolveOptions(
   report: (where: string, error: unknown) => void,
 ): ResolvedOptions {
   if (options === null || typeof options !== "object") {
-    throw new TypeError("toolware: new ToolHooks() takes an options object");
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "new ToolHooks() takes an options object");
   }
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) {
-      throw new TypeError(
-        `toolware: unknown ToolHooks option \`${key}\` (expected one of: ${[...OPTION_KEYS].join(", ")})`,
-      );
-    }
-  }
+  checkKeys(options, OPTION_KEYS, "ToolHooks option", OPTION_HINTS);
   const policy = options.onHookError ?? "block";
   if (!POLICIES.has(policy)) {
-    throw new TypeError(
-      `toolware: \`onHookError\` must be "block", "continue" or "throw", got ${JSON.stringify(policy)}`,
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `\`onHookError\` must be "block", "continue" or "throw", got ${showValue(policy)}`,
     );
   }
   if (options.humanInput !== undefined && typeof options.humanInput !== "function") {
-    throw new TypeError("toolware: `humanInput` must be a function (request) => string | Promise<string>");
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      "`humanInput` must be a function (request) => string | Promise<string>",
+    );
   }
   if (options.timing !== undefined && typeof options.timing !== "boolean") {
-    throw new TypeError("toolware: `timing` must be true or false");
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "`timing` must be true or false");
   }
   if (options.onListenerError !== undefined && typeof options.onListenerError !== "function") {
-    throw new TypeError("toolware: `onListenerError` must be a function");
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "`onListenerError` must be a function");
   }
   const messages = checkMessages(options.messages);
   // A user formatter that throws must not break the call: fall back to the default text, and say so.
@@ -110,7 +112,10 @@ export function resolveOptions(
           try {
             const text = custom(...args);
             if (typeof text === "string") return text;
-            throw new TypeError(`returned ${typeof text} instead of a string`);
+            throw new ToolwareTypeError(
+              "TOOLWARE_INVALID_MESSAGE",
+              `messages.${kind} returned ${text === null ? "null" : typeof text} instead of a string`,
+            );
           } catch (error) {
             report(`messages.${kind}`, error);
             return fallback(...args);

@@ -1,6 +1,11 @@
+import { ToolwareTypeError } from "./errors.js";
+import { showValue } from "./keys.js";
 import type { AfterToolCallHookType, BeforeToolCallHookType, HookOptions, ToolMiddleware } from "./types.js";
 
 const PACK = Symbol.for("toolware.pack");
+// The identity of a stateful pack's state. Enumerable, so a copy made by spreading the pack
+// (as the conditional pack's narrowing does) shares it: the copy counts on the same state.
+const STATE = Symbol.for("toolware.pack.state");
 
 /** One hook inside a pack. */
 export type HookSpec =
@@ -12,6 +17,12 @@ export type HookSpec =
 export interface PackSpec {
   readonly name: string;
   readonly hooks: readonly HookSpec[];
+  /**
+   * The pack keeps state across calls (counters, a cache, remembered decisions): registering
+   * this one instance twice on the same layer is refused, since every call would count twice.
+   * Call the pack's factory again for independent state.
+   */
+  readonly stateful?: boolean;
 }
 
 /** A bundle of hooks registered and removed together with `use(pack)`. */
@@ -37,24 +48,49 @@ export type Pack<E extends object = object> = PackSpec & E & { readonly [PACK]: 
  * ```
  */
 export function definePack<const E extends object>(spec: PackSpec & E): Pack<E> {
-  if (spec === null || typeof spec !== "object") throw new TypeError("toolware: definePack() takes an object");
-  if (typeof spec.name !== "string" || spec.name === "") {
-    throw new TypeError("toolware: definePack() needs a non-empty `name`");
+  if (spec === null || typeof spec !== "object") {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_PACK", `definePack() takes an object, got ${showValue(spec)}`);
   }
-  if (!Array.isArray(spec.hooks)) throw new TypeError(`toolware: pack ${spec.name} needs a \`hooks\` array`);
+  if (typeof spec.name !== "string" || spec.name === "") {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_PACK", "definePack() needs a non-empty `name`");
+  }
+  if (!Array.isArray(spec.hooks)) {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_PACK", `pack ${spec.name} needs a \`hooks\` array`);
+  }
   spec.hooks.forEach((hook: HookSpec, i: number) => {
     if (hook === null || typeof hook !== "object" || !["before", "after", "middleware"].includes(hook.kind)) {
-      throw new TypeError(`toolware: pack ${spec.name}, hook ${i}: \`kind\` must be "before", "after" or "middleware"`);
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_PACK",
+        `pack ${spec.name}, hook ${i}: \`kind\` must be "before", "after" or "middleware"`,
+      );
     }
     if (typeof hook.fn !== "function") {
-      throw new TypeError(`toolware: pack ${spec.name}, hook ${i}: \`fn\` must be a function`);
+      throw new ToolwareTypeError("TOOLWARE_INVALID_PACK", `pack ${spec.name}, hook ${i}: \`fn\` must be a function`);
     }
   });
+  if (spec.stateful !== undefined && typeof spec.stateful !== "boolean") {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_PACK",
+      `pack ${spec.name}: \`stateful\` must be true or false, got ${showValue(spec.stateful)}`,
+    );
+  }
   // Copy descriptors, not values, so getters among the extras stay live.
   const pack = Object.defineProperties({}, Object.getOwnPropertyDescriptors(spec));
   Object.defineProperty(pack, "hooks", { value: Object.freeze([...spec.hooks]), enumerable: true });
   Object.defineProperty(pack, PACK, { value: true });
+  const inherited = (spec as { [STATE]?: unknown })[STATE];
+  if (spec.stateful === true) {
+    const state = typeof inherited === "object" && inherited !== null ? inherited : {};
+    Object.defineProperty(pack, STATE, { value: state, enumerable: true });
+  } else if (inherited !== undefined) {
+    delete (pack as { [STATE]?: unknown })[STATE];
+  }
   return Object.freeze(pack) as Pack<E>;
+}
+
+/** The identity of a stateful pack's state (shared by its spread copies); `undefined` for other packs. @internal */
+export function packState(pack: Pack): object | undefined {
+  return (pack as { [STATE]?: object })[STATE];
 }
 
 /** True for values made by {@link definePack}. */

@@ -1,7 +1,8 @@
 import { EventEmitter } from "eventemitter3";
+import { ToolwareTypeError } from "./errors.js";
 import { type CompiledFilter, compileOptions, mergeFilters } from "./filter.js";
 import { normalizeName } from "./names.js";
-import { isPack, type Pack } from "./pack.js";
+import { isPack, type Pack, packState } from "./pack.js";
 import type {
   AfterToolCallHookType,
   BeforeToolCallHookType,
@@ -49,6 +50,16 @@ let nextSeq = 0;
 function hookName(fn: HookFunction, kind: HookKind, position: number): string {
   const own = fn.name.replace(/^bound /, "");
   return own === "" ? `${kind}#${position}` : own;
+}
+
+function duplicatePack(pack: Pack, twin: Registration, layer: LayerKind): ToolwareTypeError {
+  return new ToolwareTypeError(
+    "TOOLWARE_DUPLICATE_PACK",
+    `the pack ${pack.name} is already registered on this ${layer} layer (hook ${twin.name}), and it keeps state ` +
+      "(counters, a cache, remembered decisions) that both registrations would share: every call would count twice. " +
+      "For independent state, call the pack's factory again, once per registration (hooks.use(rateLimit({ … })) " +
+      "twice); to change how it is registered, remove it first (layer.remove(pack))",
+  );
 }
 
 /**
@@ -241,6 +252,11 @@ export class HookRegistry<Events extends RegistryEvents = RegistryEvents> {
   }
 
   #addPack(pack: Pack, options: HookOptions | undefined): Unregister {
+    const state = packState(pack);
+    if (state !== undefined) {
+      const twin = this._regs.find((r) => r.pack !== undefined && packState(r.pack) === state);
+      if (twin !== undefined) throw duplicatePack(pack, twin, this._layer);
+    }
     const outer = compileOptions(options);
     const regs = pack.hooks.map((spec, index) => {
       const own = spec.options ?? {};
@@ -270,8 +286,9 @@ export class HookRegistry<Events extends RegistryEvents = RegistryEvents> {
   ): Registration {
     if (typeof fn !== "function") {
       const hint = isPack(fn) ? " (register a pack with use())" : "";
-      throw new TypeError(
-        `toolware: a ${kind} hook must be a function, got ${fn === null ? "null" : typeof fn}${hint}`,
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_HOOK",
+        `${kind === "after" ? "an" : "a"} ${kind} hook must be a function, got ${fn === null ? "null" : typeof fn}${hint}`,
       );
     }
     let filter = compileOptions(options);

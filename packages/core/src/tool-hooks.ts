@@ -1,13 +1,16 @@
 import { askHuman } from "./ask-human.js";
+import { checkInput, executeSignal, readBindings } from "./call-args.js";
 import { buildChain, type Chain, selectHooks } from "./chain.js";
 import { type CallServices, ToolCallHookContext } from "./context.js";
 import { Agent, Crew, type Task } from "./entities.js";
+import { ToolwareTypeError } from "./errors.js";
 import type { HumanInputProvider } from "./human-input.js";
+import { checkKeys, isPlainObject, showValue } from "./keys.js";
 import { resolveOptions, type ToolHooksOptions } from "./options.js";
 import { HookRegistry, type RegistryEvents } from "./registry.js";
 import type { Runtime, RuntimeHook } from "./run.js";
-import { assertTool } from "./tool.js";
-import type { HookErrorPolicy, HookInfo, Tool, ToolCallOutcome, ToolExecuteOptions } from "./types.js";
+import { assertTool, markChecked } from "./tool.js";
+import type { HookErrorPolicy, HookInfo, Tool, ToolCallOutcome, ToolInput } from "./types.js";
 
 /** Who makes a call: all optional. */
 export interface CallBindings {
@@ -42,6 +45,24 @@ export interface ToolHooksEvents extends RegistryEvents {
   };
 }
 
+/**
+ * What `execute` of a tool made by `wrap()` takes: all optional. Other keys, which agent
+ * frameworks pass along (`toolCallId`, `messages`), are ignored.
+ */
+export interface WrappedExecuteOptions {
+  /** Cancels this call; takes precedence over a signal bound by `wrap`. */
+  readonly signal?: AbortSignal | undefined;
+  /** The AI SDK's name for `signal`, honoured the same way. */
+  readonly abortSignal?: AbortSignal | undefined;
+  /** Ignored: every call gets an id of its own. */
+  readonly callId?: string | undefined;
+}
+
+/** The tool `wrap()` returns: `execute` takes optional options and resolves to the agent-facing string. */
+export interface WrappedTool<I extends object = ToolInput> extends Tool<I, string> {
+  execute(input: I, options?: WrappedExecuteOptions): Promise<string>;
+}
+
 /** A call's place in the cache: what `explain` takes. */
 export interface ExplainQuery {
   toolName: string;
@@ -51,6 +72,9 @@ export interface ExplainQuery {
 
 const NONE = {};
 const NO_BINDINGS: CallBindings = Object.freeze({});
+const NO_TAGS: readonly string[] = Object.freeze([]);
+const EXPLAIN_KEYS = ["toolName", "agent", "crew"];
+const resultOf = (outcome: ToolCallOutcome): string => outcome.result;
 
 /**
  * A toolware app: its own hooks are the global layer of every call it runs.
@@ -99,13 +123,20 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
   }
 
   set humanInput(provider: HumanInputProvider) {
-    if (typeof provider !== "function") throw new TypeError("toolware: humanInput must be a function");
+    if (typeof provider !== "function") {
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_OPTION",
+        `humanInput must be a function, got ${showValue(provider)}`,
+      );
+    }
     this.#humanInput = provider;
   }
 
   /**
    * Runs a tool through the chain of hooks that applies to it. Never rejects
-   * for a failing tool or hook, except a hook whose policy is `"throw"`.
+   * for a failing tool or hook, except a hook whose policy is `"throw"`. Never
+   * throws either: wrong arguments (not a tool, an input that is not a plain
+   * object, an unknown or ill-typed binding) reject with a `ToolwareTypeError`.
    *
    * @example
    * ```ts
@@ -117,26 +148,27 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     input?: I,
     bindings: CallBindings = NO_BINDINGS,
   ): Promise<ToolCallOutcome<O>> {
+    let args: I;
+    let checked: CallBindings;
+    try {
+      assertTool(tool, "invoke");
+      args = checkInput(tool.name, input, "invoke") as I;
+      // The frozen default needs no look; anything else is read once and checked.
+      checked = bindings === NO_BINDINGS ? NO_BINDINGS : readBindings(bindings, "invoke");
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#call(tool, args, checked);
+  }
+
+  /** Runs a call whose arguments are checked. */
+  #call<I extends object, O>(tool: Tool<I, O>, args: I, bindings: CallBindings): Promise<ToolCallOutcome<O>> {
     // Not an `async` function: a chain that settles synchronously, or in one hop, should not pay for two more.
     let ctx: ToolCallHookContext<I, O>;
     let chain: Chain;
     try {
-      assertTool(tool);
-      const args = input === undefined ? ({} as I) : input;
-      if (args === null || typeof args !== "object") {
-        throw new TypeError(
-          `toolware: the input of tool ${tool.name} must be an object, got ${args === null ? "null" : typeof args}`,
-        );
-      }
-      const { agent, crew } = bindings;
-      if (agent !== undefined && !(agent instanceof Agent)) {
-        throw new TypeError("toolware: bindings.agent must be an Agent (new Agent({ role }))");
-      }
-      if (crew !== undefined && !(crew instanceof Crew)) {
-        throw new TypeError("toolware: bindings.crew must be a Crew (new Crew({ agents, tasks }))");
-      }
       ctx = new ToolCallHookContext<I, O>(tool, args, bindings, this.#services);
-      chain = this.#chainFor(tool.name, agent, crew);
+      chain = this.#chainFor(tool.name, bindings.agent, bindings.crew);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -190,27 +222,44 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
   }
 
   /**
-   * A tool of the same shape whose `execute` runs the chain and resolves to the agent-facing string.
+   * A tool of the same shape whose `execute(input, options?)` runs the chain and resolves to the
+   * agent-facing string. The tool and bindings are checked here (a `ToolwareTypeError` is thrown);
+   * a wrong input or signal given to `execute` rejects.
    *
    * @example
    * ```ts
    * const guarded = hooks.wrap(deleteFile, { agent: junior });
-   * await guarded.execute({ path: "a.txt" }, { signal, callId: "1" }); // "Tool execution blocked by hook. …"
+   * await guarded.execute({ path: "a.txt" }); // "Tool execution blocked by hook. …"
+   * await guarded.execute({ path: "b.txt" }, { signal }); // cancellable
    * ```
    */
-  wrap<I extends object, O>(tool: Tool<I, O>, bindings: CallBindings = {}): Tool<I, string> {
-    assertTool(tool);
-    const execute = async (input: I, options?: Partial<ToolExecuteOptions>): Promise<string> => {
-      const outcome = await this.invoke(tool, input, { ...bindings, signal: options?.signal ?? bindings.signal });
-      return outcome.result;
+  wrap<I extends object, O>(tool: Tool<I, O>, bindings: CallBindings = NO_BINDINGS): WrappedTool<I> {
+    assertTool(tool, "wrap");
+    const bound = bindings === NO_BINDINGS ? NO_BINDINGS : readBindings(bindings, "wrap");
+    const execute = (input: I, options?: WrappedExecuteOptions): Promise<string> => {
+      let args: I;
+      let checked = bound;
+      try {
+        args = checkInput(tool.name, input, "wrap") as I;
+        const signal = executeSignal(options);
+        if (signal !== undefined) checked = { ...bound, signal };
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return this.#call(tool, args, checked).then(resultOf);
     };
-    return Object.freeze({
-      name: tool.name,
-      description: tool.description,
-      tags: tool.tags,
-      destructive: tool.destructive,
-      execute,
-    });
+    // A hand-made tool may have no tags; a mutable array is copied so the wrapped tool stays as checked.
+    const own: readonly string[] | undefined = tool.tags;
+    const tags = own === undefined ? NO_TAGS : Object.isFrozen(own) ? own : Object.freeze([...own]);
+    return markChecked(
+      Object.freeze({
+        name: tool.name,
+        description: tool.description,
+        tags,
+        destructive: tool.destructive === true,
+        execute,
+      }),
+    );
   }
 
   /**
@@ -223,8 +272,18 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
    * ```
    */
   explain(query: ExplainQuery): HookInfo[] {
-    if (query === null || typeof query !== "object" || typeof query.toolName !== "string") {
-      throw new TypeError("toolware: explain() takes { toolName, agent?, crew? }");
+    if (!isPlainObject(query) || typeof query.toolName !== "string") {
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_ARGUMENT",
+        `explain() takes { toolName, agent?, crew? }, got ${showValue(query)}`,
+      );
+    }
+    checkKeys(query, EXPLAIN_KEYS, "explain() key");
+    if (query.agent !== undefined && !(query.agent instanceof Agent)) {
+      throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "explain(): `agent` must be an Agent");
+    }
+    if (query.crew !== undefined && !(query.crew instanceof Crew)) {
+      throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "explain(): `crew` must be a Crew");
     }
     return this.#chainFor(query.toolName, query.agent, query.crew).regs.map((r) => r.info);
   }

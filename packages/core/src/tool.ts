@@ -1,3 +1,5 @@
+import { ToolwareTypeError } from "./errors.js";
+import { checkKeys, describeValue, hasNameCharacter, type KeyHints, showValue } from "./keys.js";
 import type { Tool, ToolExecuteOptions, ToolInput } from "./types.js";
 
 /** What {@link defineTool} takes. */
@@ -9,6 +11,57 @@ export interface ToolDefinition<I extends object, O> {
   formatResult?: (raw: O) => string;
   tags?: readonly string[];
   destructive?: boolean;
+}
+
+const TOOL_KEYS = ["name", "description", "execute", "formatResult", "tags", "destructive"];
+const NO_SCHEMA =
+  "tools have no input schema yet (it is planned); validate inputs with the validate pack " +
+  "(@toolware/packs/validate), which takes a zod, valibot or other Standard Schema per tool";
+const TOOL_HINTS: KeyHints = {
+  schema: NO_SCHEMA,
+  parameters: NO_SCHEMA,
+  inputSchema: NO_SCHEMA,
+  input_schema: NO_SCHEMA,
+  argsSchema: NO_SCHEMA,
+  func: "did you mean `execute`? (LangChain's `func` is toolware's `execute`)",
+  handler: "did you mean `execute`?",
+  run: "did you mean `execute`?",
+  invoke: "did you mean `execute`?",
+};
+
+// Tools defineTool (or wrap) made: frozen and checked once, so a call need not check them again.
+const checked = new WeakSet<object>();
+
+function invalid(message: string): ToolwareTypeError {
+  return new ToolwareTypeError("TOOLWARE_INVALID_TOOL", message);
+}
+
+/** Checks the fields guards read; `who` names the tool in messages. Returns the tags, defaulted. */
+function checkFields(who: string, fields: Record<string, unknown>): readonly string[] {
+  const { description, formatResult, tags, destructive } = fields;
+  if (description !== undefined && typeof description !== "string") {
+    throw invalid(`${who}: \`description\` must be a string, got ${showValue(description)}`);
+  }
+  if (formatResult !== undefined && typeof formatResult !== "function") {
+    throw invalid(`${who}: \`formatResult\` must be a function, got ${showValue(formatResult)}`);
+  }
+  // Guardrails match on `destructive === true`: "yes" must not quietly mean false.
+  if (destructive !== undefined && typeof destructive !== "boolean") {
+    throw invalid(`${who}: \`destructive\` must be true or false, got ${showValue(destructive)}`);
+  }
+  if (tags === undefined) return [];
+  if (!Array.isArray(tags) || tags.some((t) => typeof t !== "string")) {
+    throw invalid(`${who}: \`tags\` must be an array of strings, got ${showValue(tags)}`);
+  }
+  return tags as readonly string[];
+}
+
+function checkName(name: unknown, noName: string): asserts name is string {
+  if (typeof name !== "string" || name === "") throw invalid(noName);
+  // Filters compare normalised names: a name of blanks or separators ("  ", "__", "--") names nothing.
+  if (!hasNameCharacter(name)) {
+    throw invalid(`the tool name ${JSON.stringify(name)} is only blanks and separators; give it a letter or digit`);
+  }
 }
 
 /**
@@ -25,34 +78,58 @@ export interface ToolDefinition<I extends object, O> {
  */
 export function defineTool<I extends object = ToolInput, O = unknown>(definition: ToolDefinition<I, O>): Tool<I, O> {
   if (definition === null || typeof definition !== "object") {
-    throw new TypeError("toolware: defineTool() takes an object { name, execute }");
+    throw invalid(`defineTool() takes an object { name, execute }, got ${showValue(definition)}`);
   }
-  const { name, description, execute, formatResult, tags = [], destructive = false } = definition;
-  if (typeof name !== "string" || name.trim() === "") throw new TypeError("toolware: a tool needs a non-empty `name`");
-  if (typeof execute !== "function") throw new TypeError(`toolware: tool ${name} needs an \`execute\` function`);
-  if (formatResult !== undefined && typeof formatResult !== "function") {
-    throw new TypeError(`toolware: tool ${name}: \`formatResult\` must be a function`);
-  }
-  if (!Array.isArray(tags) || tags.some((t) => typeof t !== "string")) {
-    throw new TypeError(`toolware: tool ${name}: \`tags\` must be an array of strings`);
-  }
+  checkKeys(definition, TOOL_KEYS, "defineTool() field", TOOL_HINTS);
+  const { name, description, execute, formatResult } = definition;
+  checkName(name, "a tool needs a non-empty `name`");
+  if (typeof execute !== "function") throw invalid(`tool ${name} needs an \`execute\` function`);
+  const tags = checkFields(`tool ${name}`, definition as unknown as Record<string, unknown>);
   const tool: Tool<I, O> = {
     name,
     description,
     tags: Object.freeze([...tags]),
-    destructive: destructive === true,
+    destructive: definition.destructive === true,
     execute,
     ...(formatResult === undefined ? {} : { formatResult }),
   };
-  return Object.freeze(tool);
+  return markChecked(Object.freeze(tool));
 }
 
-/** Checks that a value can be invoked as a tool. @internal */
-export function assertTool(tool: unknown): asserts tool is Tool<never, unknown> {
+/** Records a frozen tool whose fields are known good. @internal */
+export function markChecked<T extends Tool<never, unknown>>(tool: T): T {
+  checked.add(tool);
+  return tool;
+}
+
+function notATool(tool: unknown, where: string): ToolwareTypeError {
+  const base = `${where}() needs a tool made with defineTool() (an object with \`name\` and \`execute\`), got ${describeValue(tool)}`;
+  if (typeof tool === "function") return invalid(`${base}; make it one: defineTool({ name, execute: fn })`);
+  const own = tool as { invoke?: unknown; name?: unknown } | null;
+  if (own !== null && typeof own === "object" && typeof own.invoke === "function") {
+    return invalid(
+      `${base}; a LangChain-style tool runs with invoke(): defineTool({ name: t.name, execute: (input) => t.invoke(input) })`,
+    );
+  }
+  return invalid(base);
+}
+
+/**
+ * Checks that a value can be invoked as a tool, as `defineTool` would have checked it:
+ * a hand-made object must not slip in a blank name or a `destructive` that is not a boolean.
+ * `where` is the API that was called, for the messages. @internal
+ */
+export function assertTool(tool: unknown, where: "invoke" | "wrap"): asserts tool is Tool<never, unknown> {
+  if (checked.has(tool as object)) return;
   if (tool === null || typeof tool !== "object" || typeof (tool as Tool).execute !== "function") {
-    throw new TypeError("toolware: invoke() needs a tool made with defineTool() (an object with `name` and `execute`)");
+    throw notATool(tool, where);
   }
-  if (typeof (tool as Tool).name !== "string" || (tool as Tool).name === "") {
-    throw new TypeError("toolware: the tool has no name");
-  }
+  const name = (tool as Tool).name;
+  checkName(
+    name,
+    `${where}() got a tool with no name (${showValue(name)}); tools of other frameworks may be named by ` +
+      `their key instead (the AI SDK's \`tools: { weather: tool({ … }) }\`): give it one, ` +
+      `${where === "wrap" ? "hooks.wrap" : "hooks.invoke"}({ ...tool, name: "weather" }${where === "wrap" ? "" : ", input"})`,
+  );
+  checkFields(`${where}(): tool ${name}`, tool as unknown as Record<string, unknown>);
 }

@@ -8,11 +8,13 @@ import {
   definePack,
   defineTool,
   type HookInfo,
+  Task,
   type Tool,
   type ToolCallHookContext,
   type ToolCallOutcome,
   ToolHooks,
   type Unregister,
+  type WrappedTool,
 } from "./index.js";
 
 declare module "./types.js" {
@@ -104,8 +106,53 @@ describe("public types", () => {
   });
 
   it("types bindings", () => {
-    void hooks.invoke(search, { query: "q" }, { agent: new Agent({ role: "r" }), crew: new Crew() });
+    const junior = new Agent({ role: "r" });
+    void hooks.invoke(search, { query: "q" }, { agent: junior, crew: new Crew() });
     // @ts-expect-error the agent must be an Agent
     void hooks.invoke(search, { query: "q" }, { agent: "researcher" });
+    // @ts-expect-error a misspelt binding
+    void hooks.invoke(search, { query: "q" }, { agnet: junior });
+    const misspelt = { agnet: junior };
+    // @ts-expect-error a bindings variable with no known key is caught too (weak type)
+    void hooks.invoke(search, { query: "q" }, misspelt);
+    // @ts-expect-error the signal must be an AbortSignal
+    void hooks.invoke(search, { query: "q" }, { signal: "stop" });
+    // @ts-expect-error the task must be a Task
+    void hooks.invoke(search, { query: "q" }, { task: "tidy" });
+    // @ts-expect-error bindings are an object, not the agent itself
+    void hooks.invoke(search, { query: "q" }, junior);
+    // @ts-expect-error wrap takes the same bindings
+    hooks.wrap(search, { agnet: junior });
+  });
+
+  it("types wrap(): execute takes optional options and resolves to a string", () => {
+    const wrapped = hooks.wrap(search);
+    expectTypeOf(wrapped).toEqualTypeOf<WrappedTool<{ query: string; limit?: number }>>();
+    expectTypeOf(wrapped.execute({ query: "q" })).toEqualTypeOf<Promise<string>>();
+    void wrapped.execute({ query: "q" }, { signal: new AbortController().signal });
+    void wrapped.execute({ query: "q" }, { abortSignal: new AbortController().signal, callId: "c" });
+    // A wrapped tool is a tool: it can be invoked or wrapped again.
+    expectTypeOf(wrapped).toExtend<Tool<{ query: string; limit?: number }, string>>();
+    void hooks.invoke(wrapped, { query: "q" });
+    // @ts-expect-error the input must still match the tool
+    void wrapped.execute({ query: 1 });
+  });
+
+  it("types definitions: tools, entities and packs", () => {
+    // @ts-expect-error destructive is a boolean
+    defineTool({ name: "t", destructive: "yes", execute: () => 1 });
+    // @ts-expect-error description is a string
+    defineTool({ name: "t", description: 5, execute: () => 1 });
+    // @ts-expect-error no input schema on tools (yet): validate with the validate pack
+    defineTool({ name: "t", inputSchema: {}, execute: () => 1 });
+    // @ts-expect-error a misspelt agent option
+    new Agent({ role: "a", rol: 1 });
+    // @ts-expect-error CrewAI's snake_case is not toolware's
+    new Task({ description: "d", expected_output: "x" });
+    // @ts-expect-error a crew's agents are Agents
+    new Crew({ agents: ["researcher"] });
+    // @ts-expect-error stateful is a boolean
+    definePack({ name: "p", hooks: [], stateful: "yes" });
+    expectTypeOf(definePack({ name: "p", hooks: [], stateful: true }).stateful).toEqualTypeOf<true>();
   });
 });

@@ -133,6 +133,7 @@ export function analytics(options: AnalyticsOptions = {}): AnalyticsPack {
 
   return definePack({
     name: "analytics",
+    stateful: true,
     // At equal priority after-hooks sit outside before-hooks, so the record
     // step wraps the start step and every hook inside both.
     hooks: [

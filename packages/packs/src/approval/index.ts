@@ -199,6 +199,7 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
   const filter = options.tools === undefined ? undefined : selectorToFilter(options.tools, "toolware/approval: tools");
   return definePack({
     name: "approval",
+    stateful: true,
     hooks: [
       {
         kind: "before",

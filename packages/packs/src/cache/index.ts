@@ -226,6 +226,7 @@ export function cache(options: CacheOptions): CachePack {
 
   return definePack({
     name: "cache",
+    stateful: true,
     hooks: [
       {
         kind: "middleware",

@@ -235,6 +235,7 @@ export function circuitBreaker(options: CircuitBreakerOptions = {}): Pack<Circui
 
   return definePack({
     name: "circuit-breaker",
+    stateful: true,
     hooks: [{ kind: "middleware", fn: circuitBreakerGuard, options: tools === undefined ? {} : { tools } }],
     state(k: string): CircuitSnapshot {
       const c = circuits.get(k);

@@ -146,6 +146,7 @@ export function loopGuard(options: LoopGuardOptions = {}): LoopGuardPack {
 
   return definePack({
     name: "loop-guard",
+    stateful: true,
     hooks: [
       {
         kind: "before",

@@ -210,6 +210,7 @@ export function rateLimit(options: RateLimitOptions): RateLimitPack {
 
   return definePack({
     name: "rate-limit",
+    stateful: true,
     hooks: [
       {
         kind: "before",
