@@ -27,6 +27,7 @@ export function callBudget(options: CallBudgetOptions): Pack<{ used(agent: Agent
   let spent = new WeakMap<Agent, number>();
   return definePack({
     name: "call-budget",
+    stateful: true, // it counts across calls: one instance twice on a layer would count twice
     hooks: [
       {
         kind: "before",

@@ -1,5 +1,5 @@
 // snippet: registration-9.ts
-import { Agent, defineTool, ToolHooks } from "@toolware/core";
+import { Agent, defineTool, ToolHooks, toolwareCode } from "@toolware/core";
 
 const hooks = new ToolHooks();
 const junior = new Agent({ role: "junior_agent" });
@@ -20,5 +20,10 @@ console.log(outcome.status, outcome.result, outcome.callId); // blocked Tool exe
 // wrap(): a tool of the same shape whose execute() runs the chain and resolves to the agent-facing string,
 // for agent frameworks that expect a tool. Bindings given here apply to every call.
 const guarded = hooks.wrap(deleteFile, { agent: junior });
-console.log(await guarded.execute({ path: "a.txt" }, { signal: controller.signal, callId: "ignored" }));
-// Tool execution blocked by hook. Tool: delete_file
+console.log(await guarded.execute({ path: "a.txt" })); // Tool execution blocked by hook. Tool: delete_file
+console.log(await guarded.execute({ path: "a.txt" }, { signal: controller.signal, callId: "ignored" })); // the same
+
+// A misspelt binding is refused, never run without the agent: the guard above would not see it.
+const error = await hooks.invoke(deleteFile, { path: "a.txt" }, { agnet: junior } as never).catch((e: Error) => e);
+console.log(error instanceof TypeError, toolwareCode(error)); // true TOOLWARE_UNKNOWN_OPTION
+// toolware: invoke(): unknown binding `agnet` (did you mean `agent`? expected one of: agent, task, crew, signal)

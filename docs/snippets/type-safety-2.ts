@@ -1,5 +1,13 @@
 // snippet: type-safety-2.ts
-import { type AfterToolCallHookType, definePack, defineTool, ToolHooks, type ToolMiddleware } from "@toolware/core";
+import {
+  type AfterToolCallHookType,
+  Agent,
+  definePack,
+  defineTool,
+  Task,
+  ToolHooks,
+  type ToolMiddleware,
+} from "@toolware/core";
 
 const hooks = new ToolHooks();
 const getOrder = defineTool({ name: "get_order", execute: ({ id }: { id: string }) => ({ id, total: 42 }) });
@@ -49,5 +57,27 @@ export function compileErrors() {
   // @ts-expect-error a middleware's next() takes no arguments
   const retrying: ToolMiddleware = async (_ctx, next) => next(3);
 
-  return { wrongAfter, retrying };
+  const junior = new Agent({ role: "junior_agent" });
+  // @ts-expect-error a misspelt binding (it is `agent`): at run time the call is refused, never run without the agent
+  void hooks.invoke(getOrder, { id: "A-17" }, { agnet: junior });
+
+  // @ts-expect-error the bindings are an object, not the agent itself
+  void hooks.invoke(getOrder, { id: "A-17" }, junior);
+
+  // @ts-expect-error wrap() takes the same bindings
+  hooks.wrap(getOrder, { task: "summarise" });
+
+  // @ts-expect-error `destructive` is a boolean, not "yes"
+  defineTool({ name: "drop_table", destructive: "yes", execute: () => "dropped" });
+
+  // @ts-expect-error tools have no input schema yet: validate inputs with the validate pack
+  defineTool({ name: "search", inputSchema: {}, execute: () => "results" });
+
+  // @ts-expect-error a misspelt option of Agent (it is `role`); the same holds for Task and Crew
+  const typo = new Agent({ role: "a", rol: "b" });
+
+  // @ts-expect-error CrewAI's snake_case (it is `expectedOutput`)
+  const task = new Task({ description: "d", expected_output: "a summary" });
+
+  return { wrongAfter, retrying, typo, task };
 }

@@ -1,7 +1,7 @@
 import { Agent, Crew, Task } from "./entities.js";
 import { ToolwareTypeError } from "./errors.js";
-import { describeValue, type KeyHints, showValue, unknownKeyMessage } from "./keys.js";
-import type { CallBindings } from "./tool-hooks.js";
+import { checkKeys, describeValue, isPlainObject, type KeyHints, showValue, unknownKeyMessage } from "./keys.js";
+import type { CallBindings, ExplainQuery } from "./tool-hooks.js";
 
 /** The API a call came through, so that its errors name what the user called. */
 export type CallSite = "invoke" | "wrap";
@@ -147,4 +147,23 @@ export function checkInput(toolName: string, input: unknown, where: CallSite): o
     `${where}(): the input of tool ${toolName} must be a plain object ({ … } or Object.create(null)), ` +
       `got ${describeValue(input)}${inputHint(input)}`,
   );
+}
+
+const EXPLAIN_KEYS = ["toolName", "agent", "crew"];
+
+/** Checks what `explain()` takes: `{ toolName, agent?, crew? }`. */
+export function checkExplainQuery(query: unknown): asserts query is ExplainQuery {
+  if (!isPlainObject(query) || typeof query.toolName !== "string") {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_ARGUMENT",
+      `explain() takes { toolName, agent?, crew? }, got ${showValue(query)}`,
+    );
+  }
+  checkKeys(query, EXPLAIN_KEYS, "explain() key");
+  if (query.agent !== undefined && !isA(query.agent, Agent)) {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "explain(): `agent` must be an Agent");
+  }
+  if (query.crew !== undefined && !isA(query.crew, Crew)) {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "explain(): `crew` must be a Crew");
+  }
 }

@@ -20,7 +20,6 @@ export {
   type ExplainQuery,
   ToolHooks,
   type ToolHooksEvents,
-  type WrappedExecuteOptions,
-  type WrappedTool,
 } from "./tool-hooks.js";
 export type * from "./types.js";
+export type { WrappedExecuteOptions, WrappedTool } from "./wrap.js";

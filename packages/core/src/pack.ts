@@ -93,6 +93,28 @@ export function packState(pack: Pack): object | undefined {
   return (pack as { [STATE]?: object })[STATE];
 }
 
+/**
+ * Refuses a stateful pack whose state is already registered on this layer: every call would
+ * count twice. `registered` is the layer's hooks. @internal
+ */
+export function assertNotRegistered(
+  pack: Pack,
+  registered: readonly { readonly pack: Pack | undefined; readonly name: string }[],
+  layer: string,
+): void {
+  const state = packState(pack);
+  if (state === undefined) return;
+  const twin = registered.find((r) => r.pack !== undefined && packState(r.pack) === state);
+  if (twin === undefined) return;
+  throw new ToolwareTypeError(
+    "TOOLWARE_DUPLICATE_PACK",
+    `the pack ${pack.name} is already registered on this ${layer} layer (hook ${twin.name}), and it keeps state ` +
+      "(counters, a cache, remembered decisions) that both registrations would share: every call would count twice. " +
+      "For independent state, call the pack's factory again, once per registration (hooks.use(rateLimit({ … })) " +
+      "twice); to change how it is registered, remove it first (layer.remove(pack))",
+  );
+}
+
 /** True for values made by {@link definePack}. */
 export function isPack(value: unknown): value is Pack {
   return typeof value === "object" && value !== null && (value as { [PACK]?: unknown })[PACK] === true;

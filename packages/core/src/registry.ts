@@ -2,7 +2,7 @@ import { EventEmitter } from "eventemitter3";
 import { ToolwareTypeError } from "./errors.js";
 import { type CompiledFilter, compileOptions, mergeFilters } from "./filter.js";
 import { normalizeName } from "./names.js";
-import { isPack, type Pack, packState } from "./pack.js";
+import { assertNotRegistered, isPack, type Pack } from "./pack.js";
 import type {
   AfterToolCallHookType,
   BeforeToolCallHookType,
@@ -50,16 +50,6 @@ let nextSeq = 0;
 function hookName(fn: HookFunction, kind: HookKind, position: number): string {
   const own = fn.name.replace(/^bound /, "");
   return own === "" ? `${kind}#${position}` : own;
-}
-
-function duplicatePack(pack: Pack, twin: Registration, layer: LayerKind): ToolwareTypeError {
-  return new ToolwareTypeError(
-    "TOOLWARE_DUPLICATE_PACK",
-    `the pack ${pack.name} is already registered on this ${layer} layer (hook ${twin.name}), and it keeps state ` +
-      "(counters, a cache, remembered decisions) that both registrations would share: every call would count twice. " +
-      "For independent state, call the pack's factory again, once per registration (hooks.use(rateLimit({ … })) " +
-      "twice); to change how it is registered, remove it first (layer.remove(pack))",
-  );
 }
 
 /**
@@ -252,11 +242,7 @@ export class HookRegistry<Events extends RegistryEvents = RegistryEvents> {
   }
 
   #addPack(pack: Pack, options: HookOptions | undefined): Unregister {
-    const state = packState(pack);
-    if (state !== undefined) {
-      const twin = this._regs.find((r) => r.pack !== undefined && packState(r.pack) === state);
-      if (twin !== undefined) throw duplicatePack(pack, twin, this._layer);
-    }
+    assertNotRegistered(pack, this._regs, this._layer);
     const outer = compileOptions(options);
     const regs = pack.hooks.map((spec, index) => {
       const own = spec.options ?? {};

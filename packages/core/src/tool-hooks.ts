@@ -1,16 +1,17 @@
 import { askHuman } from "./ask-human.js";
-import { checkInput, executeSignal, readBindings } from "./call-args.js";
+import { checkExplainQuery, checkInput, readBindings } from "./call-args.js";
 import { buildChain, type Chain, selectHooks } from "./chain.js";
 import { type CallServices, ToolCallHookContext } from "./context.js";
-import { Agent, Crew, type Task } from "./entities.js";
+import type { Agent, Crew, Task } from "./entities.js";
 import { ToolwareTypeError } from "./errors.js";
 import type { HumanInputProvider } from "./human-input.js";
-import { checkKeys, isPlainObject, showValue } from "./keys.js";
+import { showValue } from "./keys.js";
 import { resolveOptions, type ToolHooksOptions } from "./options.js";
 import { HookRegistry, type RegistryEvents } from "./registry.js";
 import type { Runtime, RuntimeHook } from "./run.js";
-import { assertTool, markChecked } from "./tool.js";
-import type { HookErrorPolicy, HookInfo, Tool, ToolCallOutcome, ToolInput } from "./types.js";
+import { assertTool } from "./tool.js";
+import type { HookErrorPolicy, HookInfo, Tool, ToolCallOutcome } from "./types.js";
+import { type WrappedTool, wrapTool } from "./wrap.js";
 
 /** Who makes a call: all optional. */
 export interface CallBindings {
@@ -45,24 +46,6 @@ export interface ToolHooksEvents extends RegistryEvents {
   };
 }
 
-/**
- * What `execute` of a tool made by `wrap()` takes: all optional. Other keys, which agent
- * frameworks pass along (`toolCallId`, `messages`), are ignored.
- */
-export interface WrappedExecuteOptions {
-  /** Cancels this call; takes precedence over a signal bound by `wrap`. */
-  readonly signal?: AbortSignal | undefined;
-  /** The AI SDK's name for `signal`, honoured the same way. */
-  readonly abortSignal?: AbortSignal | undefined;
-  /** Ignored: every call gets an id of its own. */
-  readonly callId?: string | undefined;
-}
-
-/** The tool `wrap()` returns: `execute` takes optional options and resolves to the agent-facing string. */
-export interface WrappedTool<I extends object = ToolInput> extends Tool<I, string> {
-  execute(input: I, options?: WrappedExecuteOptions): Promise<string>;
-}
-
 /** A call's place in the cache: what `explain` takes. */
 export interface ExplainQuery {
   toolName: string;
@@ -72,9 +55,6 @@ export interface ExplainQuery {
 
 const NONE = {};
 const NO_BINDINGS: CallBindings = Object.freeze({});
-const NO_TAGS: readonly string[] = Object.freeze([]);
-const EXPLAIN_KEYS = ["toolName", "agent", "crew"];
-const resultOf = (outcome: ToolCallOutcome): string => outcome.result;
 
 /**
  * A toolware app: its own hooks are the global layer of every call it runs.
@@ -236,30 +216,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
   wrap<I extends object, O>(tool: Tool<I, O>, bindings: CallBindings = NO_BINDINGS): WrappedTool<I> {
     assertTool(tool, "wrap");
     const bound = bindings === NO_BINDINGS ? NO_BINDINGS : readBindings(bindings, "wrap");
-    const execute = (input: I, options?: WrappedExecuteOptions): Promise<string> => {
-      let args: I;
-      let checked = bound;
-      try {
-        args = checkInput(tool.name, input, "wrap") as I;
-        const signal = executeSignal(options);
-        if (signal !== undefined) checked = { ...bound, signal };
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      return this.#call(tool, args, checked).then(resultOf);
-    };
-    // A hand-made tool may have no tags; a mutable array is copied so the wrapped tool stays as checked.
-    const own: readonly string[] | undefined = tool.tags;
-    const tags = own === undefined ? NO_TAGS : Object.isFrozen(own) ? own : Object.freeze([...own]);
-    return markChecked(
-      Object.freeze({
-        name: tool.name,
-        description: tool.description,
-        tags,
-        destructive: tool.destructive === true,
-        execute,
-      }),
-    );
+    return wrapTool(tool, bound, (args, checked) => this.#call(tool, args, checked));
   }
 
   /**
@@ -272,19 +229,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
    * ```
    */
   explain(query: ExplainQuery): HookInfo[] {
-    if (!isPlainObject(query) || typeof query.toolName !== "string") {
-      throw new ToolwareTypeError(
-        "TOOLWARE_INVALID_ARGUMENT",
-        `explain() takes { toolName, agent?, crew? }, got ${showValue(query)}`,
-      );
-    }
-    checkKeys(query, EXPLAIN_KEYS, "explain() key");
-    if (query.agent !== undefined && !(query.agent instanceof Agent)) {
-      throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "explain(): `agent` must be an Agent");
-    }
-    if (query.crew !== undefined && !(query.crew instanceof Crew)) {
-      throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "explain(): `crew` must be a Crew");
-    }
+    checkExplainQuery(query);
     return this.#chainFor(query.toolName, query.agent, query.crew).regs.map((r) => r.info);
   }
 
