@@ -7,7 +7,9 @@ export default defineConfig({
   // Workspace packages resolve to their TypeScript sources in tests (the "@toolware/source" export
   // condition, named so that no third-party package answers to it), so the suite never depends on a build.
   resolve: { conditions: ["@toolware/source", ...defaultClientConditions] },
-  ssr: { resolve: { conditions: ["@toolware/source", ...defaultServerConditions] } },
+  // Without "module": packages that publish a "module" build Node cannot load (OpenTelemetry's has extensionless
+  // imports) resolve to what Node itself would load.
+  ssr: { resolve: { conditions: ["@toolware/source", ...defaultServerConditions.filter((c) => c !== "module")] } },
   test: {
     include: ["packages/*/src/**/*.test.ts", "examples/*/test/**/*.test.ts"],
     typecheck: {
