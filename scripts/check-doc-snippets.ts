@@ -125,7 +125,8 @@ export function checkDocSnippets(options: SnippetCheckOptions = {}): SnippetRepo
   let checked = 0;
 
   // The READMEs show code too: the repository's and each package's.
-  const readmes = ["README.md", "packages/core/README.md", "packages/packs/README.md"]
+  const packages = existsSync(join(root, "packages")) ? readdirSync(join(root, "packages")).sort() : [];
+  const readmes = ["README.md", ...packages.map((dir) => `packages/${dir}/README.md`)]
     .map((file) => join(root, file))
     .filter((file) => existsSync(file));
   for (const page of [...markdownFiles(docsDir), ...readmes]) {

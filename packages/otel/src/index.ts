@@ -1,4 +1,4 @@
-import { type Attributes, context, SpanKind, trace, type Tracer } from "@opentelemetry/api";
+import { type Attributes, context, SpanKind, type Tracer, trace } from "@opentelemetry/api";
 import { definePack, messageOf, type Next, type Pack, type ToolCallHookContext, ToolwareError } from "@toolware/core";
 import { type OtelTracingOptions, resolveOptions } from "./options.js";
 import { ATTR, recordEnd, recordError, Scrubber } from "./record.js";

@@ -52,7 +52,10 @@ const OPTION_KEYS = new Set([
 function flag(value: unknown, name: string): boolean {
   if (value === undefined) return false;
   if (typeof value !== "boolean") {
-    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: \`${name}\` must be true or false, got ${typeof value}`);
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `${PREFIX}: \`${name}\` must be true or false, got ${typeof value}`,
+    );
   }
   return value;
 }

@@ -76,7 +76,8 @@ export class Scrubber {
 }
 
 function decisionEvent(span: Span, entry: TraceEntry, scrub: Scrubber): void {
-  if (entry.action === "proceeded") return;
+  const action = entry.action;
+  if (action === "proceeded") return;
   const attributes: Record<string, string> = {
     [ATTR.hookName]: entry.hook,
     [ATTR.hookLayer]: entry.layer,
@@ -84,8 +85,8 @@ function decisionEvent(span: Span, entry: TraceEntry, scrub: Scrubber): void {
     [ATTR.hookPhase]: entry.phase,
   };
   if (entry.reason !== undefined) attributes[ATTR.hookReason] = scrub.text(entry.reason);
-  if (entry.action === "failed") attributes[ATTR.errorType] = errorType(entry.error);
-  span.addEvent(EVENT_NAMES[entry.action], attributes);
+  if (action === "failed") attributes[ATTR.errorType] = errorType(entry.error);
+  span.addEvent(EVENT_NAMES[action], attributes);
 }
 
 /** Records how the call ended: decisions as events, then status, error type and the opted-in content. */
