@@ -1,16 +1,19 @@
 import {
   type AgentFilter,
+  type CallStatus,
   definePack,
   messageOf,
   type Pack,
   type ToolCallHookContext,
   type ToolFilter,
 } from "@toolware/core";
+import { type HookDecision, hookDecisions } from "../internal/decisions.js";
 import { packTypeError, shown } from "../internal/errors.js";
 import { observerOptions } from "../internal/observer-options.js";
 import { checkBoolean, checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
 import { limitsOf, type PreviewLimits, safeJson, truncate } from "./preview.js";
 
+export type { HookDecision } from "../internal/decisions.js";
 export { type PreviewLimits, safeJson, truncate } from "./preview.js";
 
 declare module "@toolware/core" {
@@ -29,6 +32,10 @@ export interface DebugLogFields {
   readonly task?: string | undefined;
   readonly input?: string;
   readonly decision?: DebugDecision;
+  /** How the call ended (`tool_result` only): `ok`, `blocked` or `error`, as in the outcome. */
+  readonly status?: CallStatus;
+  /** What the hooks inside the pack decided (`tool_result` only): every trace entry but those that proceeded. */
+  readonly hooks?: readonly HookDecision[];
   readonly durationMs?: number | undefined;
   readonly result?: string;
   readonly reason?: string | undefined;
@@ -150,7 +157,11 @@ export function debugLog(options: DebugLogOptions = {}): Pack {
       callId: ctx.callId,
       tool: ctx.toolName,
       agent: ctx.agent?.role,
+      // Text lines show neither: only structured records pay for their previews.
+      task: structured && ctx.task !== undefined ? preview(ctx.task.description, limits.task) : undefined,
+      status: ctx.status,
       durationMs,
+      hooks: structured ? hookDecisions(ctx.trace, (reason) => preview(reason, limits.result)) : undefined,
     };
     if (ctx.status === "blocked") {
       const reason = ctx.blockReason === undefined ? undefined : preview(ctx.blockReason, limits.result);
