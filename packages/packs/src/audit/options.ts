@@ -1,0 +1,121 @@
+import { resolve } from "node:path";
+import { type AgentFilter, type ToolFilter, ToolwareTypeError } from "@toolware/core";
+import type { AuditDurability } from "./writer.js";
+
+/** Options of {@link audit}. */
+export interface AuditOptions {
+  /** The file to append to; its directory is created if missing. Required. */
+  file: string;
+  /**
+   * What "written" means before the outcome is returned: `"fsync"` (default), on the storage device, surviving a
+   * power loss; `"write"`, in the operating system's cache, surviving the process being killed but not an OS crash.
+   */
+  durability?: AuditDurability;
+  /** Rotate when a line would take the file past this many bytes. Default 64 MiB; `Infinity` never rotates. */
+  maxBytes?: number;
+  /**
+   * Applied to the input (a value: return a redacted copy) and to every text (task, reason, error, result, hook
+   * reasons) before it is written. Default: the redact pack's `redactValue` (keys, tokens, e-mails, cards).
+   * Pass `(value) => value` to write everything as it is.
+   */
+  redact?: (value: unknown) => unknown;
+  /** Characters of input JSON kept as a value; a longer input is written as a cut string. Default 4000. */
+  maxInput?: number;
+  /** Characters kept of the result, task, reasons and error. Default 1000. */
+  maxResult?: number;
+  /**
+   * When a line cannot be written (disk full, permissions): `"block"` (default) withholds the result, so the agent
+   * never acts on a call the trail does not hold; `"continue"` lets the call through and reports `hook:error`.
+   */
+  onError?: "block" | "continue";
+  /** Wall clock in milliseconds since the epoch. Default `performance.timeOrigin + performance.now()`. */
+  now?: () => number;
+  /** Chain position. Default 1100: outside analytics (1000) and the guards, inside the otel span (1200). */
+  priority?: number;
+  tools?: ToolFilter;
+  agents?: AgentFilter;
+}
+
+/** @internal */
+export interface ResolvedAuditOptions {
+  readonly file: string;
+  readonly durability: AuditDurability;
+  readonly maxBytes: number;
+  readonly redact: ((value: unknown) => unknown) | undefined;
+  readonly maxInput: number;
+  readonly maxResult: number;
+  readonly onError: "block" | "continue";
+  readonly now: () => number;
+}
+
+const PREFIX = "toolware/audit";
+const OPTION_KEYS = new Set([
+  "file",
+  "durability",
+  "maxBytes",
+  "redact",
+  "maxInput",
+  "maxResult",
+  "onError",
+  "now",
+  "priority",
+  "tools",
+  "agents",
+]);
+
+function invalid(message: string): ToolwareTypeError {
+  return new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: ${message}`);
+}
+
+function positiveInteger(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || (value as number) < 1) {
+    throw invalid(`\`${name}\` must be a positive integer, got ${String(value)}`);
+  }
+  return value as number;
+}
+
+const defaultNow = (): number => performance.timeOrigin + performance.now();
+
+/** Checks every option when the pack is made, so a typo fails at start-up, not on the first call. @internal */
+export function resolveAuditOptions(options: AuditOptions): ResolvedAuditOptions {
+  if (options === null || typeof options !== "object") throw invalid("audit() takes an options object: { file }");
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.has(key)) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_UNKNOWN_OPTION",
+        `${PREFIX}: unknown option \`${key}\` (expected one of: ${[...OPTION_KEYS].join(", ")})`,
+      );
+    }
+  }
+  const { file, durability = "fsync", maxBytes = 64 * 1024 * 1024, redact, onError = "block", now } = options;
+  if (typeof file !== "string" || file === "" || file.includes("\0")) {
+    throw invalid("`file` must be a non-empty path, e.g. audit({ file: 'logs/audit.jsonl' })");
+  }
+  if (durability !== "fsync" && durability !== "write") {
+    throw invalid(`\`durability\` must be "fsync" or "write", got ${JSON.stringify(durability)}`);
+  }
+  if (maxBytes !== Number.POSITIVE_INFINITY && (!Number.isInteger(maxBytes) || maxBytes < 1)) {
+    throw invalid(`\`maxBytes\` must be a positive integer or Infinity, got ${String(maxBytes)}`);
+  }
+  if (redact !== undefined && typeof redact !== "function") {
+    throw invalid("`redact` must be a function (value) => value, such as the redact pack's redactValue");
+  }
+  if (onError !== "block" && onError !== "continue") {
+    throw invalid(`\`onError\` must be "block" or "continue", got ${JSON.stringify(onError)}`);
+  }
+  if (now !== undefined && typeof now !== "function") throw invalid("`now` must be a function () => milliseconds");
+  if (options.priority !== undefined && !Number.isFinite(options.priority)) {
+    throw invalid(`\`priority\` must be a finite number, got ${String(options.priority)}`);
+  }
+  return {
+    file: resolve(file),
+    durability,
+    maxBytes,
+    redact,
+    maxInput: positiveInteger(options.maxInput, "maxInput", 4000),
+    maxResult: positiveInteger(options.maxResult, "maxResult", 1000),
+    onError,
+    now: now ?? defaultNow,
+  };
+}

@@ -1,0 +1,112 @@
+import { type CallStatus, messageOf, type ToolCallHookContext } from "@toolware/core";
+import { truncate } from "../debug-log/preview.js";
+import { type HookDecision, hookDecisions } from "../internal/decisions.js";
+
+/** One line of the audit trail. */
+export interface AuditRecord {
+  /** The record format's version. */
+  readonly v: 1;
+  /** When the call started (ISO 8601, UTC). */
+  readonly time: string;
+  readonly callId: string;
+  readonly tool: string;
+  readonly agent: string | null;
+  /** The task's description, redacted and cut to `maxResult` characters. */
+  readonly task: string | null;
+  /**
+   * The input as the tool got it (after the hooks inside the pack changed it), redacted; a string preview
+   * instead when its JSON is longer than `maxInput` characters, `"[unserialisable]"` for a cycle.
+   */
+  readonly input: unknown;
+  readonly status: CallStatus;
+  /** Whether the tool itself ran (false when blocked or answered by a hook, such as a cache hit). */
+  readonly toolRan: boolean;
+  /** The block reason, redacted. */
+  readonly reason: string | null;
+  /** The error message of a failed call, redacted. */
+  readonly error: string | null;
+  /** The agent-facing result, redacted and cut to `maxResult` characters. */
+  readonly result: string;
+  /** From the pack's before-hook to its after-hook: every hook inside it, and the tool. */
+  readonly durationMs: number;
+  /** Every decision of the hooks inside the pack, in trace order. */
+  readonly hooks: readonly HookDecision[];
+  /** Present (true) when the redaction function failed: the fields it failed on read `[redaction failed]`. */
+  readonly redactionFailed?: true;
+}
+
+/** What a redaction function failed on is replaced by this, never written as it was. */
+export const REDACTION_FAILED = "[redaction failed]";
+
+const UNSERIALISABLE = "[unserialisable]";
+
+function jsonOf(value: unknown): string | undefined {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+}
+
+/** Builds records with one redaction function and one set of limits. @internal */
+export class RecordBuilder {
+  readonly #redact: (value: unknown) => unknown;
+  readonly #maxInput: number;
+  readonly #maxResult: number;
+  #failed = false;
+
+  constructor(redact: (value: unknown) => unknown, maxInput: number, maxResult: number) {
+    this.#redact = redact;
+    this.#maxInput = maxInput;
+    this.#maxResult = maxResult;
+  }
+
+  #text(text: string, max: number): string {
+    try {
+      const clean = this.#redact(text);
+      if (typeof clean === "string") return truncate(clean, max);
+    } catch {
+      // fall through: the placeholder is written instead
+    }
+    this.#failed = true;
+    return REDACTION_FAILED;
+  }
+
+  #input(input: unknown): unknown {
+    let clean: unknown;
+    try {
+      clean = this.#redact(input);
+    } catch {
+      this.#failed = true;
+      return REDACTION_FAILED;
+    }
+    let json: string | undefined;
+    try {
+      json = jsonOf(clean);
+    } catch {
+      return UNSERIALISABLE;
+    }
+    if (json === undefined) return null;
+    return json.length > this.#maxInput ? truncate(json, this.#maxInput) : (JSON.parse(json) as unknown);
+  }
+
+  /** The record of a call that ended, as one JSON line. */
+  line(ctx: ToolCallHookContext, startedAt: number, endedAt: number): string {
+    this.#failed = false;
+    const status = ctx.status;
+    const reason = ctx.blockReason;
+    const record: AuditRecord = {
+      v: 1,
+      time: new Date(startedAt).toISOString(),
+      callId: ctx.callId,
+      tool: ctx.toolName,
+      agent: ctx.agent?.role ?? null,
+      task: ctx.task === undefined ? null : this.#text(ctx.task.description, this.#maxResult),
+      input: this.#input(ctx.toolInput),
+      status,
+      toolRan: ctx.toolRan,
+      reason: status === "blocked" && reason !== undefined ? this.#text(reason, this.#maxResult) : null,
+      error: status === "error" ? this.#text(messageOf(ctx.error), this.#maxResult) : null,
+      result: this.#text(ctx.toolResult ?? "", this.#maxResult),
+      durationMs: Math.round((endedAt - startedAt) * 1000) / 1000,
+      hooks: hookDecisions(ctx.trace, (text) => this.#text(text, this.#maxResult)),
+    };
+    return jsonOf(this.#failed ? { ...record, redactionFailed: true } : record) as string;
+  }
+}
