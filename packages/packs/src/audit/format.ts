@@ -4,7 +4,9 @@ import type { AuditSummary } from "./reader.js";
 // `right` lists the columns of numbers, aligned to the right; text columns align to the left.
 function table(rows: readonly (readonly string[])[], right: readonly number[]): string[] {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  for (const row of rows) {
+    for (const [i, cell] of row.entries()) widths[i] = Math.max(widths[i] ?? 0, cell.length);
+  }
   return rows.map((row) =>
     row
       .map((cell, i) => (right.includes(i) ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0)))

@@ -75,7 +75,7 @@ describe("audit", () => {
       "denyList:blocked:query is on the deny list",
     ]);
     // The default redaction (the redact pack's detectors) keeps the e-mail out of the file.
-    expect(third).toMatchObject({ status: "error", error: "upstream 503 for [EMAIL-REDACTED]" });
+    expect(third).toMatchObject({ callId: failed.callId, status: "error", error: "upstream 503 for [EMAIL-REDACTED]" });
     expect(readFileSync(file, "utf8")).not.toContain("bob@example.com");
   });
 

@@ -46,7 +46,14 @@ function write(name: string, text: string): string {
 function cli(argv: string[]) {
   let out = "";
   let err = "";
-  const code = runToolwareCli(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  const code = runToolwareCli(argv, {
+    out: (t) => {
+      out += t;
+    },
+    err: (t) => {
+      err += t;
+    },
+  });
   return { code, out, err };
 }
 
