@@ -31,6 +31,14 @@ export interface BuildOptions {
 
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
+/** Packages besides the core whose sources the suites import (`@toolware/packs/<pack>`, `@toolware/otel`). */
+const WORKSPACE_PACKAGES = ["packs", "otel"] as const;
+
+function importPath(fromFile: string, target: string): string {
+  const path = relative(dirname(fromFile), target);
+  return path.startsWith(".") ? path : `./${path}`;
+}
+
 // Same emit as `tsc -p packages/core/tsconfig.build.json` (ES2022, ESM); only types are stripped.
 const compilerOptions: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
@@ -85,11 +93,26 @@ export function buildBench(options: BuildOptions = {}): BuildOutput {
   transpile(coreSrc, coreOut);
   // The core's own dependencies (eventemitter3, koa-compose) resolve from its package.
   symlinkSync(join(coreSrc, "..", "node_modules"), join(coreOut, "node_modules"), "dir");
+  // The other workspace packages a suite measures run on that same core: their imports of it are rewritten too.
+  const toCore = (js: string, outFile: string): string =>
+    js.replaceAll(
+      /(from\s+|import\s*\(\s*)"@toolware\/core"/g,
+      `$1"${importPath(outFile, join(coreOut, "index.js"))}"`,
+    );
+  for (const pkg of WORKSPACE_PACKAGES) {
+    const src = join(benchDir, "..", "packages", pkg, "src");
+    transpile(src, join(outDir, pkg), toCore);
+    symlinkSync(join(src, "..", "node_modules"), join(outDir, pkg, "node_modules"), "dir");
+  }
   const benchOut = join(outDir, "bench");
-  transpile(join(benchDir, "src"), benchOut, (js, outFile) => {
-    let target = relative(dirname(outFile), join(coreOut, "index.js"));
-    if (!target.startsWith(".")) target = `./${target}`;
-    return js.replaceAll(/(from\s+|import\s*\(\s*)"@toolware\/core"/g, `$1"${target}"`);
-  });
+  transpile(join(benchDir, "src"), benchOut, (js, outFile) =>
+    toCore(js, outFile)
+      .replaceAll(/(from\s+)"@toolware\/packs\/([\w-]+)"/g, (_m, from: string, pack: string) => {
+        return `${from}"${importPath(outFile, join(outDir, "packs", pack, "index.js"))}"`;
+      })
+      .replaceAll(/(from\s+)"@toolware\/otel"/g, (_m, from: string) => {
+        return `${from}"${importPath(outFile, join(outDir, "otel", "index.js"))}"`;
+      }),
+  );
   return { suites: join(benchOut, "suites"), coreSrc };
 }

@@ -40,8 +40,16 @@ export const REDACTION_FAILED = "[redaction failed]";
 
 const UNSERIALISABLE = "[unserialisable]";
 
+const bigintsAsStrings = (_key: string, v: unknown): unknown => (typeof v === "bigint" ? v.toString() : v);
+
+// A replacer takes JSON.stringify off its fast path: it is only used for the inputs that need it (bigints).
 function jsonOf(value: unknown): string | undefined {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    if (!(error instanceof TypeError) || !/BigInt/i.test(error.message)) throw error;
+    return JSON.stringify(value, bigintsAsStrings);
+  }
 }
 
 /** Builds records with one redaction function and one set of limits. @internal */
@@ -68,22 +76,23 @@ export class RecordBuilder {
     return REDACTION_FAILED;
   }
 
-  #input(input: unknown): unknown {
+  // The input's JSON as it goes into the line: the value itself, or a string when it is cut or cannot be written.
+  #input(input: unknown): string {
     let clean: unknown;
     try {
       clean = this.#redact(input);
     } catch {
       this.#failed = true;
-      return REDACTION_FAILED;
+      return JSON.stringify(REDACTION_FAILED);
     }
     let json: string | undefined;
     try {
       json = jsonOf(clean);
     } catch {
-      return UNSERIALISABLE;
+      return JSON.stringify(UNSERIALISABLE);
     }
-    if (json === undefined) return null;
-    return json.length > this.#maxInput ? truncate(json, this.#maxInput) : (JSON.parse(json) as unknown);
+    if (json === undefined) return "null";
+    return json.length > this.#maxInput ? JSON.stringify(truncate(json, this.#maxInput)) : json;
   }
 
   /** The record of a call that ended, as one JSON line. */
@@ -91,14 +100,19 @@ export class RecordBuilder {
     this.#failed = false;
     const status = ctx.status;
     const reason = ctx.blockReason;
-    const record: AuditRecord = {
+    const head: Omit<
+      AuditRecord,
+      "input" | "status" | "toolRan" | "reason" | "error" | "result" | "durationMs" | "hooks"
+    > = {
       v: 1,
       time: new Date(startedAt).toISOString(),
       callId: ctx.callId,
       tool: ctx.toolName,
       agent: ctx.agent?.role ?? null,
       task: ctx.task === undefined ? null : this.#text(ctx.task.description, this.#maxResult),
-      input: this.#input(ctx.toolInput),
+    };
+    const input = this.#input(ctx.toolInput);
+    const tail: Omit<AuditRecord, keyof typeof head | "input"> = {
       status,
       toolRan: ctx.toolRan,
       reason: status === "blocked" && reason !== undefined ? this.#text(reason, this.#maxResult) : null,
@@ -107,6 +121,8 @@ export class RecordBuilder {
       durationMs: Math.round((endedAt - startedAt) * 1000) / 1000,
       hooks: hookDecisions(ctx.trace, (text) => this.#text(text, this.#maxResult)),
     };
-    return jsonOf(this.#failed ? { ...record, redactionFailed: true } : record) as string;
+    const rest = JSON.stringify(this.#failed ? { ...tail, redactionFailed: true } : tail);
+    // The input's JSON goes in as it is: parsing it back only to write it again would double the cost of a line.
+    return `${JSON.stringify(head).slice(0, -1)},"input":${input},${rest.slice(1)}`;
   }
 }
