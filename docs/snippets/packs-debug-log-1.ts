@@ -33,7 +33,8 @@ await hooks.invoke(
 // {"level":30,"event":"tool_call","callId":"5p6w09-00","tool":"web_search","agent":"researcher",
 //  "task":"Find papers on tool-call hooks","input":"{\"query\":\"toolware\",\"apiKey\":\"[REDACTED]\"}",
 //  "msg":"🔍 [5p6w09-00] web_search called | agent: researcher | …"}
-// {"level":30,"event":"tool_result","callId":"5p6w09-00","tool":"web_search","agent":"researcher","durationMs":0.4,
+// {"level":30,"event":"tool_result","callId":"5p6w09-00","tool":"web_search","agent":"researcher",
+//  "task":"Find papers on tool-call hooks","status":"ok","durationMs":0.4,"hooks":[],
 //  "decision":"ok","result":"results for toolware",
 //  "msg":"✅ [5p6w09-00] web_search ok in 0.4ms | result: results for toolware"}
 // (call ids and durations vary from run to run)
