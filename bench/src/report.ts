@@ -281,7 +281,8 @@ export function render(info: RunInfo, results: Results): string {
         );
       }
     }
-    lines.push("", ...(cases[0]?.notes ?? []).map((n) => `- ${n}`), "");
+    // Cases of a suite mostly share their notes; those of one case alone (its own figures) are kept too.
+    lines.push("", ...[...new Set(cases.flatMap((r) => r.notes))].map((n) => `- ${n}`), "");
   }
 
   const heap = results.find((r) => r.suite === "heap");
