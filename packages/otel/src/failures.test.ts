@@ -25,7 +25,7 @@ describe("otelTracing fails open", () => {
     expect(reported).toEqual(["otel:continue:Error: exporter misconfigured"]);
   });
 
-  it("records a placeholder when redact throws or returns a non-string, then reports TOOLWARE_REDACT_FAILED", async () => {
+  it("records a placeholder when redact throws or returns a non-string, and reports TOOLWARE_REDACT_FAILED", async () => {
     for (const redact of [
       () => {
         throw new Error("redactor down");
@@ -33,9 +33,9 @@ describe("otelTracing fails open", () => {
       () => 42 as unknown as string,
     ]) {
       const t = memoryTracing();
-      const hooks = new ToolHooks();
       const codes: unknown[] = [];
-      hooks.on("hook:error", ({ error }) => codes.push(toolwareCode(error)));
+      const hooks = new ToolHooks({ onListenerError: (where, error) => codes.push(`${where}:${toolwareCode(error)}`) });
+      hooks.on("hook:error", ({ error }) => codes.push(`hook:error ${String(error)}`));
       hooks.use(otelTracing({ tracer: t.tracer, captureArguments: true, captureResult: true, redact }));
       hooks.before((ctx) => ctx.block("saw sk-secret"));
       const out = await hooks.invoke(search, { query: "sk-secret" });
@@ -45,7 +45,9 @@ describe("otelTracing fails open", () => {
       expect(span.attributes["gen_ai.tool.call.arguments"]).toBe(REDACTION_FAILED);
       expect(span.status.message).toBe(REDACTION_FAILED);
       expect(JSON.stringify([span.attributes, span.events, span.status])).not.toContain("sk-secret");
-      expect(codes).toEqual(["TOOLWARE_REDACT_FAILED"]);
+      // Reported where failing listeners are, leaving the call and its trace as they were.
+      expect(codes).toEqual(["otel.redact:TOOLWARE_REDACT_FAILED"]);
+      expect(out.trace.map((e) => `${e.hook}:${e.action}`)).toEqual(["before#1:blocked", "otel:proceeded"]);
     }
   });
 

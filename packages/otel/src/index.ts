@@ -79,13 +79,16 @@ export function otelTracing(options: OtelTracingOptions = {}): OtelTracingPack {
     } finally {
       span.end();
     }
-    if (fatal !== undefined) throw fatal.error;
     if (scrub.failure !== undefined) {
-      // The span is complete, with placeholders: report the redactor's failure as this hook's (policy continue).
-      throw new ToolwareError("TOOLWARE_REDACT_FAILED", `otel: redact failed: ${messageOf(scrub.failure)}`, {
-        cause: scrub.failure,
-      });
+      // The span is complete, with placeholders: the failure is reported without touching the call or its trace.
+      ctx.reportError(
+        "otel.redact",
+        new ToolwareError("TOOLWARE_REDACT_FAILED", `otel: redact failed: ${messageOf(scrub.failure)}`, {
+          cause: scrub.failure,
+        }),
+      );
     }
+    if (fatal !== undefined) throw fatal.error;
   }
 
   return definePack({

@@ -104,7 +104,10 @@ describe("audit", () => {
 
   it("redacts inputs and texts with the function given, and writes placeholders when it fails", async () => {
     const file = fresh();
-    const hooks = new ToolHooks();
+    const reported: string[] = [];
+    const hooks = new ToolHooks({
+      onListenerError: (where, error) => reported.push(`${where}:${toolwareCode(error)}`),
+    });
     const redact = (value: unknown): unknown => {
       if (typeof value === "string") {
         if (value.includes("explode")) throw new Error("redactor down");
@@ -122,6 +125,7 @@ describe("audit", () => {
     expect(broken?.result).toBe(REDACTION_FAILED);
     expect(broken?.redactionFailed).toBe(true);
     expect(readFileSync(file, "utf8")).not.toContain("sk-live");
+    expect(reported).toEqual(["audit.redact:TOOLWARE_REDACT_FAILED"]);
   });
 
   it("keeps long inputs and results as cut previews, and survives what JSON cannot write", async () => {

@@ -1,4 +1,4 @@
-import { definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
+import { definePack, messageOf, type Pack, type ToolCallHookContext, ToolwareError } from "@toolware/core";
 import { observerOptions } from "../internal/observer-options.js";
 import { redactValue } from "../redact/index.js";
 import { type AuditOptions, resolveAuditOptions } from "./options.js";
@@ -79,6 +79,14 @@ export function audit(options: AuditOptions): AuditPack {
     const endedAt = usable(clock());
     const startedAt = ctx.state.auditStartedAt?.[id];
     writer.append(builder.line(ctx, startedAt === undefined ? endedAt : usable(startedAt), endedAt));
+    if (builder.failure !== undefined) {
+      // The line holds placeholders, never the text: the failure is reported without changing the call.
+      const cause = builder.failure;
+      ctx.reportError(
+        "audit.redact",
+        new ToolwareError("TOOLWARE_REDACT_FAILED", `audit: redact failed: ${messageOf(cause)}`, { cause }),
+      );
+    }
   }
 
   const hookOptions = { ...observerOptions(options, 1100), onError: resolved.onError };

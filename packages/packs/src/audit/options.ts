@@ -1,5 +1,7 @@
 import { resolve } from "node:path";
-import { type AgentFilter, type ToolFilter, ToolwareTypeError } from "@toolware/core";
+import type { AgentFilter, ToolFilter, ToolwareTypeError } from "@toolware/core";
+import { packTypeError, shown } from "../internal/errors.js";
+import { checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
 import type { AuditDurability } from "./writer.js";
 
 /** Options of {@link audit}. */
@@ -49,7 +51,7 @@ export interface ResolvedAuditOptions {
 }
 
 const PREFIX = "toolware/audit";
-const OPTION_KEYS = new Set([
+const OPTION_KEYS = [
   "file",
   "durability",
   "maxBytes",
@@ -61,16 +63,16 @@ const OPTION_KEYS = new Set([
   "priority",
   "tools",
   "agents",
-]);
+];
 
 function invalid(message: string): ToolwareTypeError {
-  return new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: ${message}`);
+  return packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: ${message}`);
 }
 
 function positiveInteger(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || (value as number) < 1) {
-    throw invalid(`\`${name}\` must be a positive integer, got ${String(value)}`);
+    throw invalid(`\`${name}\` must be a positive integer, got ${shown(value)}`);
   }
   return value as number;
 }
@@ -79,35 +81,24 @@ const defaultNow = (): number => performance.timeOrigin + performance.now();
 
 /** Checks every option when the pack is made, so a typo fails at start-up, not on the first call. @internal */
 export function resolveAuditOptions(options: AuditOptions): ResolvedAuditOptions {
-  if (options === null || typeof options !== "object") throw invalid("audit() takes an options object: { file }");
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) {
-      throw new ToolwareTypeError(
-        "TOOLWARE_UNKNOWN_OPTION",
-        `${PREFIX}: unknown option \`${key}\` (expected one of: ${[...OPTION_KEYS].join(", ")})`,
-      );
-    }
-  }
+  checkOptionsObject(options, `${PREFIX}: audit() takes an options object: { file }`);
+  checkKeys(options, OPTION_KEYS, PREFIX, { aliases: { path: "file", filename: "file", sync: "durability" } });
   const { file, durability = "fsync", maxBytes = 64 * 1024 * 1024, redact, onError = "block", now } = options;
   if (typeof file !== "string" || file === "" || file.includes("\0")) {
-    throw invalid("`file` must be a non-empty path, e.g. audit({ file: 'logs/audit.jsonl' })");
+    throw invalid(`\`file\` must be a non-empty path, e.g. audit({ file: "logs/audit.jsonl" }), got ${shown(file)}`);
   }
   if (durability !== "fsync" && durability !== "write") {
-    throw invalid(`\`durability\` must be "fsync" or "write", got ${JSON.stringify(durability)}`);
+    throw invalid(`\`durability\` must be "fsync" or "write", got ${shown(durability)}`);
   }
   if (maxBytes !== Number.POSITIVE_INFINITY && (!Number.isInteger(maxBytes) || maxBytes < 1)) {
-    throw invalid(`\`maxBytes\` must be a positive integer or Infinity, got ${String(maxBytes)}`);
+    throw invalid(`\`maxBytes\` must be a positive integer or Infinity, got ${shown(maxBytes)}`);
   }
-  if (redact !== undefined && typeof redact !== "function") {
-    throw invalid("`redact` must be a function (value) => value, such as the redact pack's redactValue");
-  }
+  checkFunction(redact, "redact", PREFIX, " (value) => value, such as the redact pack's redactValue");
   if (onError !== "block" && onError !== "continue") {
-    throw invalid(`\`onError\` must be "block" or "continue", got ${JSON.stringify(onError)}`);
+    throw invalid(`\`onError\` must be "block" or "continue", got ${shown(onError)}`);
   }
-  if (now !== undefined && typeof now !== "function") throw invalid("`now` must be a function () => milliseconds");
-  if (options.priority !== undefined && !Number.isFinite(options.priority)) {
-    throw invalid(`\`priority\` must be a finite number, got ${String(options.priority)}`);
-  }
+  checkFunction(now, "now", PREFIX, " () => milliseconds");
+  checkPriority(options.priority, PREFIX);
   return {
     file: resolve(file),
     durability,

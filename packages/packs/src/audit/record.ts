@@ -57,6 +57,8 @@ export class RecordBuilder {
   readonly #redact: (value: unknown) => unknown;
   readonly #maxInput: number;
   readonly #maxResult: number;
+  /** What the redaction function threw (or returned instead of a string) during the last `line`. */
+  failure: unknown = undefined;
   #failed = false;
 
   constructor(redact: (value: unknown) => unknown, maxInput: number, maxResult: number) {
@@ -69,10 +71,10 @@ export class RecordBuilder {
     try {
       const clean = this.#redact(text);
       if (typeof clean === "string") return truncate(clean, max);
-    } catch {
-      // fall through: the placeholder is written instead
+      this.#fail(new TypeError(`redact returned ${typeof clean} for a text, not a string`));
+    } catch (error) {
+      this.#fail(error);
     }
-    this.#failed = true;
     return REDACTION_FAILED;
   }
 
@@ -81,8 +83,8 @@ export class RecordBuilder {
     let clean: unknown;
     try {
       clean = this.#redact(input);
-    } catch {
-      this.#failed = true;
+    } catch (error) {
+      this.#fail(error);
       return JSON.stringify(REDACTION_FAILED);
     }
     let json: string | undefined;
@@ -95,9 +97,15 @@ export class RecordBuilder {
     return json.length > this.#maxInput ? JSON.stringify(truncate(json, this.#maxInput)) : json;
   }
 
+  #fail(error: unknown): void {
+    if (!this.#failed) this.failure = error;
+    this.#failed = true;
+  }
+
   /** The record of a call that ended, as one JSON line. */
   line(ctx: ToolCallHookContext, startedAt: number, endedAt: number): string {
     this.#failed = false;
+    this.failure = undefined;
     const status = ctx.status;
     const reason = ctx.blockReason;
     const head: Omit<
