@@ -335,13 +335,15 @@ describe("hand-made tools", () => {
       [{ tags: "admin" }, /`tags` must be an array of strings, got "admin"/],
       [{ tags: [1] }, /`tags` must be an array of strings/],
       [{ description: 5 }, /`description` must be a string, got 5/],
+      [{ inputSchema: { type: "object" } }, /`inputSchema` must be a Standard Schema v1 .*a JSON Schema is not one/],
+      [{ inputSchema: { "~standard": { version: 2, validate: () => ({ value: {} }) } } }, /Standard Schema v1/],
     ];
     for (const [fields, message] of cases) {
       const error = await rejection(hooks.invoke({ name: "rm", execute: () => "x", ...fields } as never, {}));
       expect(error).toEqual({ code: "TOOLWARE_INVALID_TOOL", message: expect.stringMatching(message) });
       expect(error.message).toMatch(/^toolware: invoke\(\): tool rm: /);
     }
-    const fine = { name: "rm", execute: () => "x", destructive: true, tags: ["fs"], inputSchema: {} };
+    const fine = { name: "rm", execute: () => "x", destructive: true, tags: ["fs"], inputSchema: undefined };
     expect((await hooks.invoke(fine as never, {})).status).toBe("ok");
   });
 

@@ -35,14 +35,12 @@ describe("defineTool", () => {
     expect(defineTool({ name: "t", execute, destructive: false, description: undefined }).destructive).toBe(false);
   });
 
-  it("refuses unknown fields, pointing schema fields of other frameworks to the validate pack", () => {
-    for (const key of ["schema", "parameters", "inputSchema", "input_schema"]) {
+  it("refuses unknown fields, pointing schema fields of other frameworks to inputSchema", () => {
+    for (const key of ["schema", "parameters", "input_schema", "inputschema", "argsSchema"]) {
       expect(thrown(() => defineTool({ name: "t", execute, [key]: {} } as never))).toEqual({
         code: "TOOLWARE_UNKNOWN_OPTION",
         message: expect.stringMatching(
-          new RegExp(
-            `unknown defineTool\\(\\) field \`${key}\`: tools have no input schema yet \\(it is planned\\).*validate pack`,
-          ),
+          new RegExp(`unknown defineTool\\(\\) field \`${key}\`: did you mean \`inputSchema\`\\? \\(it takes a zod`),
         ),
       });
     }

@@ -2,13 +2,17 @@ import { Agent, Crew, Task } from "./entities.js";
 import { ToolwareTypeError } from "./errors.js";
 import { checkKeys, describeValue, isPlainObject, type KeyHints, showValue, unknownKeyMessage } from "./keys.js";
 import type { CallBindings, ExplainQuery } from "./tool-hooks.js";
+import type { FrameworkCall } from "./types.js";
 
 /** The API a call came through, so that its errors name what the user called. */
 export type CallSite = "invoke" | "wrap";
 
-const BINDING_KEYS = ["agent", "task", "crew", "signal"];
+const BINDING_KEYS = ["agent", "task", "crew", "signal", "callId", "framework"];
 const BINDING_HINTS: KeyHints = {
   abortSignal: "did you mean `signal`? (the AI SDK calls it abortSignal)",
+  toolCallId: "did you mean `callId`? (the AI SDK calls it toolCallId)",
+  id: "did you mean `callId`?",
+  context: "the framework's own context goes in { framework: { name, context } }",
   role: "bind the agent, not its role: { agent: new Agent({ role }) }",
   agents: "a call is bound to one agent: { agent }",
   tasks: "a call is bound to one task: { task }",
@@ -41,7 +45,7 @@ function notAnObject(where: CallSite, value: unknown): ToolwareTypeError {
             : "";
   return invalid(
     where,
-    `the bindings must be a plain object { agent?, task?, crew?, signal? }, got ${describeValue(value)}${hint}`,
+    `the bindings must be a plain object { agent?, task?, crew?, signal?, callId?, framework? }, got ${describeValue(value)}${hint}`,
   );
 }
 
@@ -68,12 +72,16 @@ export function readBindings(bindings: unknown, where: CallSite): CallBindings {
   let task: unknown;
   let crew: unknown;
   let signal: unknown;
+  let callId: unknown;
+  let framework: unknown;
   // for…in over a plain object walks V8's enum cache: no array of keys per call, unlike Object.keys.
   for (const key in b) {
     if (key === "agent") agent = b.agent;
     else if (key === "crew") crew = b.crew;
     else if (key === "task") task = b.task;
     else if (key === "signal") signal = b.signal;
+    else if (key === "callId") callId = b.callId;
+    else if (key === "framework") framework = b.framework;
     // An enumerable key on Object.prototype (a polluted prototype) is nobody's typo.
     else if (Object.hasOwn(b, key)) {
       throw new ToolwareTypeError(
@@ -91,7 +99,66 @@ export function readBindings(bindings: unknown, where: CallSite): CallBindings {
   if (signal !== undefined && !isA(signal, AbortSignal)) {
     throw wrongType(where, "signal", signal, "an AbortSignal (controller.signal)");
   }
-  return { agent, task, crew, signal } as CallBindings;
+  // The common bindings (no adapter) return here: the adapter keys cost two comparisons.
+  if (callId === undefined && framework === undefined) return { agent, task, crew, signal } as CallBindings;
+  if (callId !== undefined) {
+    // Every call of a wrapped tool would share the id: trace and events could no longer tell them apart.
+    if (where === "wrap") throw invalid(where, "bindings.callId names one call; give it to invoke(), not to wrap()");
+    checkCallId(where, callId);
+  }
+  const call = framework === undefined ? undefined : readFramework(where, framework);
+  return { agent, task, crew, signal, callId, framework: call } as CallBindings;
+}
+
+/** The longest call id taken: ids of every framework are far shorter; longer ones are not ids. */
+export const MAX_CALL_ID_LENGTH = 256;
+// Ids reach logs, traces and terminals: no line breaks, escapes or invisible format characters.
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+function checkCallId(where: CallSite, callId: unknown): void {
+  if (typeof callId !== "string" || callId === "") {
+    throw wrongType(where, "callId", callId, "a non-empty string (the framework's own call id)");
+  }
+  if (callId.length > MAX_CALL_ID_LENGTH) {
+    throw invalid(where, `bindings.callId is ${callId.length} characters long; at most ${MAX_CALL_ID_LENGTH} are taken`);
+  }
+  if (UNPRINTABLE.test(callId)) {
+    throw invalid(where, `bindings.callId ${JSON.stringify(callId)} has control or invisible characters`);
+  }
+}
+
+const FRAMEWORK_KEYS = ["name", "context"];
+
+// A Proxy whose getPrototypeOf trap throws is not a plain object either.
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  try {
+    return isPlainObject(value);
+  } catch {
+    return false;
+  }
+}
+
+/** Checks `{ name, context }` and returns a frozen copy, so a getter cannot rename the framework mid-call. */
+function readFramework(where: CallSite, framework: unknown): FrameworkCall {
+  if (!isPlainRecord(framework)) {
+    throw wrongType(where, "framework", framework, "a plain object { name, context }");
+  }
+  let name: unknown;
+  let context: unknown;
+  for (const key in framework) {
+    if (key === "name") name = framework.name;
+    else if (key === "context") context = framework.context;
+    else if (Object.hasOwn(framework, key)) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_UNKNOWN_OPTION",
+        `${where}(): ${unknownKeyMessage("bindings.framework key", key, FRAMEWORK_KEYS, {})}`,
+      );
+    }
+  }
+  if (typeof name !== "string" || name === "" || name.length > 64 || UNPRINTABLE.test(name)) {
+    throw wrongType(where, "framework.name", name, "the adapter's name, a non-empty string of at most 64 characters");
+  }
+  return Object.freeze({ name, context });
 }
 
 /**

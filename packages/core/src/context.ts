@@ -1,6 +1,6 @@
 import type { Agent, Crew, Task } from "./entities.js";
 import { ToolwareError } from "./errors.js";
-import type { CallStatus, Tool, ToolCallState, ToolInput, TraceEntry } from "./types.js";
+import type { CallStatus, FrameworkCall, Tool, ToolCallState, ToolInput, TraceEntry } from "./types.js";
 
 /**
  * Runs the tool once more (through the wrappers inside). A signal given here is
@@ -89,8 +89,13 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   readonly agent: Agent | undefined;
   readonly task: Task | undefined;
   readonly crew: Crew | undefined;
-  /** Unique per call; also passed to the tool. */
+  /** The framework's id of the call when an adapter gave one (`bindings.callId`), else a fresh one; also passed to the tool. */
   readonly callId: string;
+  /**
+   * The calling framework's own context of this call (`bindings.framework`), `undefined` when the
+   * call came from no adapter. Read it through the adapter's typed reader (e.g. `aiSdkCall(ctx)`).
+   */
+  readonly framework: FrameworkCall | undefined;
   /** The agent-facing result; `undefined` until the tool ran, was blocked or substituted. */
   toolResult: string | undefined = undefined;
   /** What the tool (or `respond`) returned; after-hooks never change it. */
@@ -124,6 +129,8 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
       task?: Task | undefined;
       crew?: Crew | undefined;
       signal?: AbortSignal | undefined;
+      callId?: string | undefined;
+      framework?: FrameworkCall | undefined;
     },
     services: CallServices,
   ) {
@@ -135,7 +142,8 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
     this.crew = bindings.crew;
     this._signal = bindings.signal ?? NEVER_ABORTED;
     this._services = services;
-    this.callId = nextCallId();
+    this.callId = bindings.callId ?? nextCallId();
+    this.framework = bindings.framework;
   }
 
   /**

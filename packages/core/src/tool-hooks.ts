@@ -5,12 +5,13 @@ import { type CallServices, ToolCallHookContext } from "./context.js";
 import type { Agent, Crew, Task } from "./entities.js";
 import { ToolwareTypeError } from "./errors.js";
 import type { HumanInputProvider } from "./human-input.js";
+import { type Checked, checkInputSchema } from "./input-schema.js";
 import { showValue } from "./keys.js";
 import { resolveOptions, type ToolHooksOptions } from "./options.js";
 import { HookRegistry, type RegistryEvents } from "./registry.js";
 import type { Runtime, RuntimeHook } from "./run.js";
 import { assertTool } from "./tool.js";
-import type { HookErrorPolicy, HookInfo, Tool, ToolCallOutcome } from "./types.js";
+import type { FrameworkCall, HookErrorPolicy, HookInfo, Tool, ToolCallOutcome, ToolInputSchema } from "./types.js";
 import { type WrappedTool, wrapTool } from "./wrap.js";
 
 /** Who makes a call: all optional. */
@@ -20,6 +21,14 @@ export interface CallBindings {
   crew?: Crew | undefined;
   /** Cancels the call: the tool receives it (combined with any a hook links). */
   signal?: AbortSignal | undefined;
+  /**
+   * The framework's own id of this call (the AI SDK's `toolCallId`, MCP's `requestId`): it becomes
+   * `ctx.callId`, `outcome.callId` and the id the tool receives. A non-empty string of at most 256
+   * printable characters; `invoke` only (every call of a wrapped tool has its own). Default: a fresh id.
+   */
+  callId?: string | undefined;
+  /** The framework's own context of this call, read by hooks as `ctx.framework`; set by adapters. */
+  framework?: FrameworkCall | undefined;
 }
 
 /** Payloads of the events a `ToolHooks` emits. */
@@ -159,7 +168,13 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     }
     let result: ToolCallOutcome<O> | Promise<ToolCallOutcome<O>>;
     try {
-      result = chain.run(ctx as unknown as ToolCallHookContext, this.#done) as typeof result;
+      // One load for tools without a schema; with one, the input is validated before any hook sees it.
+      const schema = tool.inputSchema;
+      result = (
+        schema === undefined
+          ? chain.run(ctx as unknown as ToolCallHookContext, this.#done)
+          : this.#validated(ctx as unknown as ToolCallHookContext, schema, chain)
+      ) as typeof result;
     } catch (error) {
       return Promise.reject(this.#thrown(ctx, error));
     }
@@ -174,6 +189,29 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
   }
 
   readonly #done = (ctx: ToolCallHookContext): ToolCallOutcome => this.#outcome(ctx);
+
+  /** Validates the input with the tool's schema, then runs the chain on the schema's output. */
+  #validated(
+    ctx: ToolCallHookContext,
+    schema: ToolInputSchema<unknown>,
+    chain: Chain,
+  ): ToolCallOutcome | Promise<ToolCallOutcome> {
+    const checked = checkInputSchema(schema, ctx.toolName, ctx._input, ctx.signal);
+    if (checked instanceof Promise) return checked.then((c) => this.#checked(ctx, c, chain));
+    return this.#checked(ctx, checked, chain);
+  }
+
+  #checked(ctx: ToolCallHookContext, checked: Checked, chain: Chain): ToolCallOutcome | Promise<ToolCallOutcome> {
+    if (checked.failed === undefined) {
+      ctx._input = checked.value as ToolCallHookContext["_input"];
+      return chain.run(ctx, this.#done);
+    }
+    // No hook ran and none will: the call ends as a failed tool would, with the issues for the model.
+    ctx.error = checked.error;
+    ctx._status = "error";
+    ctx.toolResult = this.#runtime.formatFailed(ctx.toolName, checked.error);
+    return this.#outcome(ctx);
+  }
 
   #thrown<I extends object, O>(ctx: ToolCallHookContext<I, O>, error: unknown): unknown {
     if (this._listened) this._emit("call:error", { ctx, error, outcome: undefined });

@@ -1,11 +1,18 @@
 import { ToolwareTypeError } from "./errors.js";
+import { isStandardSchema } from "./input-schema.js";
 import { checkKeys, describeValue, hasNameCharacter, type KeyHints, showValue } from "./keys.js";
-import type { Tool, ToolExecuteOptions, ToolInput } from "./types.js";
+import type { Tool, ToolExecuteOptions, ToolInput, ToolInputSchema } from "./types.js";
 
 /** What {@link defineTool} takes. */
 export interface ToolDefinition<I extends object, O> {
   name: string;
   description?: string;
+  /**
+   * A Standard Schema (zod 4, valibot, arktype, …) for the input: `invoke` validates the input
+   * with it before any hook sees it, and hooks and `execute` get its output (defaults and
+   * transforms applied). `execute`'s input type is inferred from it.
+   */
+  inputSchema?: ToolInputSchema<I>;
   execute: (input: I, options: ToolExecuteOptions) => O | Promise<O>;
   /** Turns a non-string result into the agent-facing string (default: compact JSON). */
   formatResult?: (raw: O) => string;
@@ -13,16 +20,14 @@ export interface ToolDefinition<I extends object, O> {
   destructive?: boolean;
 }
 
-const TOOL_KEYS = ["name", "description", "execute", "formatResult", "tags", "destructive"];
-const NO_SCHEMA =
-  "tools have no input schema yet (it is planned); validate inputs with the validate pack " +
-  "(@toolware/packs/validate), which takes a zod, valibot or other Standard Schema per tool";
+const TOOL_KEYS = ["name", "description", "inputSchema", "execute", "formatResult", "tags", "destructive"];
+const SCHEMA_KEY = "did you mean `inputSchema`? (it takes a zod, valibot, arktype or other Standard Schema)";
 const TOOL_HINTS: KeyHints = {
-  schema: NO_SCHEMA,
-  parameters: NO_SCHEMA,
-  inputSchema: NO_SCHEMA,
-  input_schema: NO_SCHEMA,
-  argsSchema: NO_SCHEMA,
+  schema: SCHEMA_KEY,
+  parameters: SCHEMA_KEY,
+  input_schema: SCHEMA_KEY,
+  inputschema: SCHEMA_KEY,
+  argsSchema: SCHEMA_KEY,
   func: "did you mean `execute`? (LangChain's `func` is toolware's `execute`)",
   handler: "did you mean `execute`?",
   run: "did you mean `execute`?",
@@ -38,9 +43,17 @@ function invalid(message: string): ToolwareTypeError {
 
 /** Checks the fields guards read; `who` names the tool in messages. Returns the tags, defaulted. */
 function checkFields(who: string, fields: Record<string, unknown>): readonly string[] {
-  const { description, formatResult, tags, destructive } = fields;
+  const { description, formatResult, tags, destructive, inputSchema } = fields;
   if (description !== undefined && typeof description !== "string") {
     throw invalid(`${who}: \`description\` must be a string, got ${showValue(description)}`);
+  }
+  // A schema that is not one would validate nothing: refuse it rather than skip validation.
+  if (inputSchema !== undefined && !isStandardSchema(inputSchema)) {
+    throw invalid(
+      `${who}: \`inputSchema\` must be a Standard Schema v1 (zod 4, valibot, arktype: an object with ` +
+        `"~standard".validate), got ${showValue(inputSchema)}; a JSON Schema is not one (for another ` +
+        `framework's tool that the framework validates already, leave it out: { ...tool, inputSchema: undefined })`,
+    );
   }
   if (formatResult !== undefined && typeof formatResult !== "function") {
     throw invalid(`${who}: \`formatResult\` must be a function, got ${showValue(formatResult)}`);
@@ -66,13 +79,19 @@ function checkName(name: unknown, noName: string): asserts name is string {
 
 /**
  * Makes a tool. `execute` may be sync or async and receives the input and an
- * options object with the call's `signal` and `callId`.
+ * options object with the call's `signal` and `callId`. With an `inputSchema`, the input
+ * is validated before any hook sees it and its type is inferred from the schema.
  *
  * @example
  * ```ts
  * const search = defineTool({
  *   name: "web_search",
  *   execute: async ({ query }: { query: string }, { signal }) => fetchResults(query, signal),
+ * });
+ * const weather = defineTool({
+ *   name: "weather",
+ *   inputSchema: z.object({ city: z.string() }),
+ *   execute: ({ city }) => forecast(city), // city: string
  * });
  * ```
  */
@@ -81,19 +100,35 @@ export function defineTool<I extends object = ToolInput, O = unknown>(definition
     throw invalid(`defineTool() takes an object { name, execute }, got ${showValue(definition)}`);
   }
   checkKeys(definition, TOOL_KEYS, "defineTool() field", TOOL_HINTS);
-  const { name, description, execute, formatResult } = definition;
+  const { name, description, execute, formatResult, inputSchema } = definition;
   checkName(name, "a tool needs a non-empty `name`");
   if (typeof execute !== "function") throw invalid(`tool ${name} needs an \`execute\` function`);
   const tags = checkFields(`tool ${name}`, definition as unknown as Record<string, unknown>);
   const tool: Tool<I, O> = {
     name,
     description,
+    // Always present, so every tool made here has one shape and the check in invoke stays cheap.
+    inputSchema,
     tags: Object.freeze([...tags]),
     destructive: definition.destructive === true,
     execute,
     ...(formatResult === undefined ? {} : { formatResult }),
   };
   return markChecked(Object.freeze(tool));
+}
+
+/**
+ * A tool's `inputSchema` typed by the tool's input, for adapters that hand it to a framework
+ * whose types follow the schema (the AI SDK's `tool({ inputSchema })`). `undefined` when it has none.
+ *
+ * @example
+ * ```ts
+ * const schema = inputSchemaOf(weather); // ToolInputSchema<{ city: string }> | undefined
+ * ```
+ */
+export function inputSchemaOf<I extends object>(tool: Tool<I, unknown>): ToolInputSchema<I> | undefined {
+  // defineTool inferred I from this schema's output, and invoke hands that output on as the input.
+  return tool.inputSchema as ToolInputSchema<I> | undefined;
 }
 
 /** Records a frozen tool whose fields are known good. @internal */

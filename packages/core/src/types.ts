@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { ToolCallHookContext } from "./context.js";
 
 /** The object a tool receives. Hooks mutate it in place. */
@@ -27,10 +28,40 @@ export interface ToolExecuteOptions {
   readonly callId: string;
 }
 
+/**
+ * A Standard Schema v1 validator (zod 4, valibot, arktype, …) whose output is a tool's input.
+ * The schema's input type is left open: a framework hands over whatever the model sent.
+ */
+export type ToolInputSchema<I = unknown> = StandardSchemaV1<unknown, I>;
+
+/**
+ * The calling framework's own context for one call, given by an adapter in the bindings
+ * (`{ framework: { name: "ai-sdk", context: executeOptions } }`) and read by hooks as
+ * `ctx.framework`. Each adapter exports a typed reader that checks `name` first.
+ *
+ * @example
+ * ```ts
+ * hooks.before((ctx) => ctx.framework?.name !== "my-framework" || ctx.agent !== undefined);
+ * ```
+ */
+export interface FrameworkCall {
+  /** The adapter's name, such as `"ai-sdk"` or `"mcp-server"`. */
+  readonly name: string;
+  /** What the framework passed for this call (execute options, MCP `extra`, …), as it passed it. */
+  readonly context: unknown;
+}
+
 /** A tool as toolware sees it; make one with {@link defineTool}. */
 export interface Tool<I extends object = ToolInput, O = unknown> {
   readonly name: string;
   readonly description?: string | undefined;
+  /**
+   * Validates the input before any hook sees it; its output is what hooks and the tool get.
+   * Adapters hand it to frameworks (AI SDK `inputSchema`, MCP `registerTool`); `inputSchemaOf(tool)`
+   * gives it typed. Its output type is left open here so that every tool still fits `Tool<never>`,
+   * the type of "any tool" in filters (a schema typed by `I` would make `Tool` covariant in `I`).
+   */
+  readonly inputSchema?: ToolInputSchema | undefined;
   readonly tags: readonly string[];
   /** Marks tools that change or destroy data; guardrails can match on it. */
   readonly destructive: boolean;
