@@ -184,7 +184,7 @@ describe("bindings.framework", () => {
     };
     const names: unknown[] = [];
     hooks.before((ctx) => void names.push(ctx.framework?.name, ctx.framework?.name));
-    await hooks.invoke(echo, {}, { framework });
+    await hooks.invoke(echo, {}, { framework } as never);
     expect(names).toEqual(["ai-sdk", "ai-sdk"]);
     expect(reads).toBe(1);
   });

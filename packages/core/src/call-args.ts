@@ -120,7 +120,10 @@ function checkCallId(where: CallSite, callId: unknown): void {
     throw wrongType(where, "callId", callId, "a non-empty string (the framework's own call id)");
   }
   if (callId.length > MAX_CALL_ID_LENGTH) {
-    throw invalid(where, `bindings.callId is ${callId.length} characters long; at most ${MAX_CALL_ID_LENGTH} are taken`);
+    throw invalid(
+      where,
+      `bindings.callId is ${callId.length} characters long; at most ${MAX_CALL_ID_LENGTH} are taken`,
+    );
   }
   if (UNPRINTABLE.test(callId)) {
     throw invalid(where, `bindings.callId ${JSON.stringify(callId)} has control or invisible characters`);

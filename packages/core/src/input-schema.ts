@@ -25,7 +25,9 @@ export class InputRejectedError extends ToolwareError {
 }
 
 /** What validating one input gave: the value hooks and the tool get, or the error that ends the call. */
-export type Checked = { readonly value: object; readonly failed?: undefined } | { readonly failed: true; readonly error: unknown };
+export type Checked =
+  | { readonly value: object; readonly failed?: undefined }
+  | { readonly failed: true; readonly error: unknown };
 
 const MAX_ISSUES = 10;
 const MAX_MESSAGE = 200;
@@ -87,23 +89,36 @@ function describe(value: unknown): string {
 export function readResult(toolName: string, result: unknown): Checked {
   try {
     if (result === null || typeof result !== "object") {
-      return { failed: true, error: schemaFailed(toolName, `returned ${describe(result)} instead of { value } or { issues }`) };
+      return {
+        failed: true,
+        error: schemaFailed(toolName, `returned ${describe(result)} instead of { value } or { issues }`),
+      };
     }
     const { issues, value } = result as { issues?: unknown; value?: unknown };
     if (issues !== undefined && issues !== null && issues !== false) {
       if (!Array.isArray(issues)) {
-        return { failed: true, error: schemaFailed(toolName, `returned issues that are ${describe(issues)}, not an array`) };
+        return {
+          failed: true,
+          error: schemaFailed(toolName, `returned issues that are ${describe(issues)}, not an array`),
+        };
       }
       const own = Object.freeze([...issues]) as readonly StandardSchemaV1.Issue[];
       return { failed: true, error: new InputRejectedError(toolName, own, summarize(own)) };
     }
-    if (!("value" in result)) return { failed: true, error: schemaFailed(toolName, "returned neither { value } nor { issues }") };
+    if (!("value" in result))
+      return { failed: true, error: schemaFailed(toolName, "returned neither { value } nor { issues }") };
     if (value === null || typeof value !== "object") {
-      return { failed: true, error: schemaFailed(toolName, `gave ${describe(value)} as the input; a tool's input is an object`) };
+      return {
+        failed: true,
+        error: schemaFailed(toolName, `gave ${describe(value)} as the input; a tool's input is an object`),
+      };
     }
     return { value };
   } catch (error) {
-    return { failed: true, error: schemaFailed(toolName, `returned a result that cannot be read: ${safeMessage(error)}`, error) };
+    return {
+      failed: true,
+      error: schemaFailed(toolName, `returned a result that cannot be read: ${safeMessage(error)}`, error),
+    };
   }
 }
 
@@ -129,11 +144,20 @@ export function checkInputSchema(
   let result: unknown;
   try {
     result = schema["~standard"].validate(input);
-    if (!isThenable(result)) return readResult(toolName, result);
   } catch (error) {
     return { failed: true, error: schemaFailed(toolName, `threw: ${safeMessage(error)}`, error) };
   }
-  const pending = result;
+  let thenable: boolean;
+  try {
+    thenable = isThenable(result);
+  } catch (error) {
+    return {
+      failed: true,
+      error: schemaFailed(toolName, `returned a result that cannot be read: ${safeMessage(error)}`, error),
+    };
+  }
+  if (!thenable) return readResult(toolName, result);
+  const pending = result as PromiseLike<unknown>;
   return new Promise<Checked>((resolve) => {
     const onAbort = () => resolve({ failed: true, error: signal.reason ?? cancelled(toolName) });
     if (signal.aborted) return onAbort();
@@ -145,22 +169,29 @@ export function checkInputSchema(
     try {
       pending.then(
         (value) => done(readResult(toolName, value)),
-        (error: unknown) => done({ failed: true, error: schemaFailed(toolName, `rejected: ${safeMessage(error)}`, error) }),
+        (error: unknown) =>
+          done({ failed: true, error: schemaFailed(toolName, `rejected: ${safeMessage(error)}`, error) }),
       );
     } catch (error) {
-      done({ failed: true, error: schemaFailed(toolName, `returned a thenable that threw: ${safeMessage(error)}`, error) });
+      done({
+        failed: true,
+        error: schemaFailed(toolName, `returned a thenable that threw: ${safeMessage(error)}`, error),
+      });
     }
   });
 }
 
 function cancelled(toolName: string): ToolwareError {
-  return new ToolwareError("TOOLWARE_CALL_CANCELLED", `the call of ${toolName} was cancelled while its input was validated`);
+  return new ToolwareError(
+    "TOOLWARE_CALL_CANCELLED",
+    `the call of ${toolName} was cancelled while its input was validated`,
+  );
 }
 
 // Whatever a validator throws, even a Proxy whose every trap throws, still yields a message.
 function safeMessage(error: unknown): string {
   try {
-    return safeMessage(error);
+    return messageOf(error);
   } catch {
     return "an unreadable value";
   }

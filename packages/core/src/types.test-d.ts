@@ -1,4 +1,8 @@
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import { type } from "arktype";
+import * as v from "valibot";
 import { describe, expectTypeOf, it } from "vitest";
+import { z } from "zod";
 import {
   type AfterToolCallHookType,
   Agent,
@@ -7,12 +11,16 @@ import {
   Crew,
   definePack,
   defineTool,
+  type FrameworkCall,
   type HookInfo,
+  type InputRejectedError,
+  inputSchemaOf,
   Task,
   type Tool,
   type ToolCallHookContext,
   type ToolCallOutcome,
   ToolHooks,
+  type ToolInputSchema,
   type Unregister,
   type WrappedTool,
 } from "./index.js";
@@ -143,8 +151,8 @@ describe("public types", () => {
     defineTool({ name: "t", destructive: "yes", execute: () => 1 });
     // @ts-expect-error description is a string
     defineTool({ name: "t", description: 5, execute: () => 1 });
-    // @ts-expect-error no input schema on tools (yet): validate with the validate pack
-    defineTool({ name: "t", inputSchema: {}, execute: () => 1 });
+    // @ts-expect-error an inputSchema is a Standard Schema, not a JSON Schema
+    defineTool({ name: "t", inputSchema: { type: "object" }, execute: () => 1 });
     // @ts-expect-error a misspelt agent option
     new Agent({ role: "a", rol: 1 });
     // @ts-expect-error CrewAI's snake_case is not toolware's
@@ -154,5 +162,69 @@ describe("public types", () => {
     // @ts-expect-error stateful is a boolean
     definePack({ name: "p", hooks: [], stateful: "yes" });
     expectTypeOf(definePack({ name: "p", hooks: [], stateful: true }).stateful).toEqualTypeOf<true>();
+  });
+
+  it("types the adapter bindings: callId and framework", () => {
+    void hooks.invoke(search, { query: "q" }, { callId: "call_1", framework: { name: "ai-sdk", context: {} } });
+    // @ts-expect-error a call id is a string
+    void hooks.invoke(search, { query: "q" }, { callId: 1 });
+    // @ts-expect-error the framework needs its name
+    void hooks.invoke(search, { query: "q" }, { framework: { context: {} } });
+    hooks.before((ctx) => {
+      expectTypeOf(ctx.callId).toEqualTypeOf<string>();
+      expectTypeOf(ctx.framework).toEqualTypeOf<FrameworkCall | undefined>();
+      expectTypeOf(ctx.framework?.context).toEqualTypeOf<unknown>();
+      // @ts-expect-error the framework context is the adapter's: read-only for hooks
+      ctx.framework = undefined;
+    });
+  });
+
+  it("infers a tool's input from its inputSchema: zod, valibot and arktype", () => {
+    const zodTool = defineTool({
+      name: "weather",
+      inputSchema: z.object({ city: z.string(), days: z.number().default(3) }),
+      execute: ({ city, days }) => {
+        expectTypeOf(city).toEqualTypeOf<string>();
+        expectTypeOf(days).toEqualTypeOf<number>();
+        return { city };
+      },
+    });
+    expectTypeOf(zodTool).toEqualTypeOf<Tool<{ city: string; days: number }, { city: string }>>();
+    const valibotTool = defineTool({
+      name: "v",
+      inputSchema: v.object({ n: v.number(), tag: v.optional(v.string()) }),
+      execute: (input) => expectTypeOf(input).toEqualTypeOf<{ n: number; tag?: string | undefined }>(),
+    });
+    expectTypeOf(valibotTool).toExtend<Tool<{ n: number; tag?: string | undefined }, unknown>>();
+    defineTool({
+      name: "a",
+      inputSchema: type({ id: "string" }),
+      execute: ({ id }) => expectTypeOf(id).toEqualTypeOf<string>(),
+    });
+    // @ts-expect-error execute's annotation must agree with the schema
+    defineTool({ name: "w", inputSchema: z.object({ city: z.string() }), execute: (i: { city: number }) => i });
+    // @ts-expect-error a tool's input is an object: a schema of a string is no tool input
+    defineTool({ name: "w", inputSchema: z.string(), execute: () => 1 });
+  });
+
+  it("types ctx.toolInput of hooks scoped to a tool with a schema, and the schema on the tool", () => {
+    const weather = defineTool({
+      name: "weather",
+      inputSchema: z.object({ city: z.string() }),
+      execute: ({ city }) => city.length,
+    });
+    hooks.before(
+      (ctx) => {
+        expectTypeOf(ctx.toolInput).toEqualTypeOf<{ city: string }>();
+        expectTypeOf(ctx.rawToolResult).toEqualTypeOf<number | undefined>();
+      },
+      { tools: weather },
+    );
+    // A tool with a schema still fits every "any tool" place (filters, Agent tools).
+    hooks.before(() => {}, { tools: [weather, search] });
+    new Agent({ role: "r", tools: [weather, search] });
+    expectTypeOf(inputSchemaOf(weather)).toEqualTypeOf<ToolInputSchema<{ city: string }> | undefined>();
+    expectTypeOf(weather.inputSchema).toEqualTypeOf<ToolInputSchema | undefined>();
+    expectTypeOf<InputRejectedError["issues"]>().toEqualTypeOf<readonly StandardSchemaV1.Issue[]>();
   });
 });
