@@ -13,14 +13,14 @@ const readFile = defineTool({
 // Each field is checked where the tool is made: a typo or a wrong type is a TypeError with a code.
 const mistakes: unknown[] = [
   { name: "rm", destructive: "yes", execute: () => "" }, // guardrails match on destructive === true
-  { name: "rm", inputSchema: {}, execute: () => "" }, // no input schema yet: use the validate pack
+  { name: "rm", inputSchema: { type: "object" }, execute: () => "" }, // a JSON Schema is no Standard Schema
   { name: "--", execute: () => "" }, // only separators: no name filter could match it
 ];
 for (const mistake of mistakes) {
   try {
     defineTool(mistake as never);
   } catch (error) {
-    console.log(toolwareCode(error)); // TOOLWARE_INVALID_TOOL, TOOLWARE_UNKNOWN_OPTION, TOOLWARE_INVALID_TOOL
+    console.log(toolwareCode(error)); // TOOLWARE_INVALID_TOOL (each time)
   }
 }
 

@@ -1,4 +1,11 @@
 export {
+  type BindFunction,
+  bindCall,
+  notifyOutcome,
+  type OutcomeListener,
+  type PerCallBindings,
+} from "./adapter-kit.js";
+export {
   type ExecuteTool,
   type ExecutionWrapper,
   formatToolResult,

@@ -133,7 +133,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 /**
  * Runs `schema` on a call's input. Never throws, and its promise never rejects: a validator that
  * throws, rejects or returns garbage gives a `TOOLWARE_SCHEMA_FAILED` error. An async validator
- * is raced against the call's signal, so a validator that never settles can still be cancelled.
+ * is raced against the call's signal, so a validator that never settles can still be cancelled
+ * (the error is then the signal's reason, which an aborted signal always has).
  */
 export function checkInputSchema(
   schema: ToolInputSchema<unknown>,
@@ -159,7 +160,7 @@ export function checkInputSchema(
   if (!thenable) return readResult(toolName, result);
   const pending = result as PromiseLike<unknown>;
   return new Promise<Checked>((resolve) => {
-    const onAbort = () => resolve({ failed: true, error: signal.reason ?? cancelled(toolName) });
+    const onAbort = () => resolve({ failed: true, error: signal.reason });
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
     const done = (checked: Checked) => {
@@ -179,13 +180,6 @@ export function checkInputSchema(
       });
     }
   });
-}
-
-function cancelled(toolName: string): ToolwareError {
-  return new ToolwareError(
-    "TOOLWARE_CALL_CANCELLED",
-    `the call of ${toolName} was cancelled while its input was validated`,
-  );
 }
 
 // Whatever a validator throws, even a Proxy whose every trap throws, still yields a message.
