@@ -4,6 +4,7 @@ export { type GuardClientOptions, guardClient, type McpClientCall, mcpClientCall
 export { type ElicitationHumanInputOptions, elicitationHumanInput } from "./elicitation.js";
 export { readToolwareMeta, TOOLWARE_META, type ToolwareMeta } from "./meta.js";
 export { outcomeToCallToolResult, textOfResult } from "./result.js";
+export { type ServeToolOptions, serveTool } from "./serve.js";
 export {
   type GuardServerOptions,
   guardServer,
