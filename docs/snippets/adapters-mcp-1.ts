@@ -15,4 +15,4 @@ const client = guardClient(new Client({ name: "my-app", version: "1.0.0" }), hoo
 });
 await client.connect(new StdioClientTransport({ command: "mcp-server-filesystem", args: ["/srv/docs"] }));
 const result = await client.callTool({ name: "write_file", arguments: { path: "/srv/docs/a.md", content: "" } });
-// result.isError === true, and result.content[0] says: "… Reason: write_file is on the deny list (destructive)"
+console.log(result.isError); // true: "… Reason: write_file is on the deny list (destructive)"
