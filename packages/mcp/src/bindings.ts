@@ -46,9 +46,8 @@ export type McpFrameworkName = "mcp-client" | "mcp-server";
 export function callBindings(
   bound: McpBindings,
   signal: AbortSignal | undefined,
-  _callId: string,
-  _framework: { name: McpFrameworkName; context: unknown },
+  callId: string,
+  framework: { name: McpFrameworkName; context: unknown },
 ): CallBindings {
-  // TODO(kit): pass callId and framework once core takes them (KIT.md point 1).
-  return { ...bound, signal };
+  return { ...bound, signal, callId, framework };
 }

@@ -85,7 +85,7 @@ function checkOptions(options: unknown): GuardClientOptions {
  * ```
  */
 export function mcpClientCall(ctx: ToolCallHookContext): McpClientCall | undefined {
-  const framework = (ctx as { framework?: { name?: unknown; context?: unknown } }).framework;
+  const framework = ctx.framework;
   return framework?.name === "mcp-client" ? (framework.context as McpClientCall) : undefined;
 }
 
@@ -215,11 +215,18 @@ export function guardClient<C extends Client>(client: C, hooks: ToolHooks, optio
         return result;
       },
     });
-    const outcome = await hooks.invoke(
-      tool,
-      input as Record<string, unknown>,
-      callBindings(bound, requestOptions?.signal, callId, { name: "mcp-client", context: call }),
-    );
+    let outcome: ToolCallOutcome;
+    try {
+      outcome = await hooks.invoke(
+        tool,
+        input as Record<string, unknown>,
+        callBindings(bound, requestOptions?.signal, callId, { name: "mcp-client", context: call }),
+      );
+    } catch (error) {
+      // A caller's `toolware/callId` that core refuses (too long, unprintable) fails this call, closed.
+      if (toolwareCode(error) !== "TOOLWARE_INVALID_BINDINGS") throw error;
+      outcome = failedOutcome(name, callId, error, messageOf(error));
+    }
     notifyOutcome(hooks, onOutcome, outcome, call, "mcp.onOutcome");
     return outcomeToCallToolResult(outcome, tool);
   };

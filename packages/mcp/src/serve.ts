@@ -50,7 +50,7 @@ export function serveTool<I extends object, O>(
   ) {
     throw new ToolwareTypeError("TOOLWARE_INVALID_TOOL", "serveTool() needs a tool made with defineTool()");
   }
-  const schema = (tool as { inputSchema?: unknown }).inputSchema;
+  const schema = tool.inputSchema;
   if (schema === undefined) {
     throw new ToolwareTypeError(
       "TOOLWARE_MCP_NO_INPUT_SCHEMA",

@@ -59,7 +59,7 @@ export function isGuarded(server: object): boolean {
  * ```
  */
 export function mcpServerCall(ctx: ToolCallHookContext): McpServerCall | undefined {
-  const framework = (ctx as { framework?: { name?: unknown; context?: unknown } }).framework;
+  const framework = ctx.framework;
   return framework?.name === "mcp-server" ? (framework.context as McpServerCall) : undefined;
 }
 
