@@ -66,7 +66,8 @@ export function serveTool<I extends object, O>(
   const { title, annotations, _meta } = options;
   const tags = new Set(tool.tags.map((t) => normalizeName(t)));
   const advertised: ToolAnnotations = { ...annotations };
-  if (tool.destructive) advertised.destructiveHint = true;
+  // A destructive tool is never advertised read-only, whatever the options say.
+  if (tool.destructive) Object.assign(advertised, { destructiveHint: true, readOnlyHint: false });
   if (tags.has(normalizeName(ANNOTATION_TAGS.readOnlyHint)) && !tool.destructive) advertised.readOnlyHint = true;
   const config = {
     ...(title === undefined ? {} : { title }),

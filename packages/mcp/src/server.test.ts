@@ -86,6 +86,27 @@ describe("guardServer over the in-memory transport", () => {
     expect(runs).toBe(0);
   });
 
+  it("the client's abort reaches the guarded handler's extra.signal", async () => {
+    const outcomes: ToolCallOutcome[] = [];
+    const { server, client } = await setup(new ToolHooks(), { onOutcome: (o) => outcomes.push(o) });
+    let handlerSignal: AbortSignal | undefined;
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    server.registerTool("slow", {}, async (extra) => {
+      handlerSignal = extra.signal;
+      started();
+      await new Promise((resolve) => extra.signal.addEventListener("abort", resolve));
+      return { content: [{ type: "text", text: "late" }] };
+    });
+    const controller = new AbortController();
+    const pending = client.callTool({ name: "slow" }, undefined, { signal: controller.signal });
+    await running;
+    controller.abort(new Error("stop"));
+    await expect(pending).rejects.toThrow();
+    await expect.poll(() => handlerSignal?.aborted).toBe(true);
+    await expect.poll(() => outcomes.length).toBe(1);
+  });
+
   it("a thrown handler and an isError result are errors with the reason", async () => {
     const outcomes: ToolCallOutcome[] = [];
     const { server, client } = await setup(new ToolHooks(), { onOutcome: (o) => outcomes.push(o) });
@@ -101,7 +122,7 @@ describe("guardServer over the in-memory transport", () => {
     expect(outcomes.map((o) => o.status)).toEqual(["error", "error"]);
   });
 
-  it("per-user policies: bind reads authInfo-free _meta, and hooks see the MCP request", async () => {
+  it("per-user policies: bind reads the client's _meta, and hooks see the MCP request", async () => {
     const intern = new Agent({ role: "intern" });
     const hooks = new ToolHooks();
     intern.before((ctx) => ctx.toolName !== "delete_note");
@@ -121,6 +142,7 @@ describe("guardServer over the in-memory transport", () => {
     const asOther = await client.callTool({ name: "delete_note", arguments: { path: "a" } });
     expect(asOther.isError).toBeUndefined();
     expect(seen.map((s) => s.tool)).toEqual(["delete_note"]);
+    expect(seenRequests).toEqual(["delete_note", "delete_note"]);
   });
 
   it("a throwing bind fails the call closed", async () => {

@@ -31,8 +31,13 @@ export function filesServer(): { server: McpServer; seen: { tool: string; args: 
 }
 
 /** Connects a client and a server over the SDK's in-memory transport. */
-export async function link(server: McpServer, client: Client): Promise<void> {
+export async function link(
+  server: McpServer,
+  client: Client,
+  tweakClientSide?: (transport: InMemoryTransport) => void,
+): Promise<void> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  tweakClientSide?.(clientSide);
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
 }
 
