@@ -1,4 +1,4 @@
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { type ToolCallHookContext, type ToolCallOutcome, ToolHooks } from "@toolware/core";
 import { describe, expect, it } from "vitest";
 import { guardClient, guardServer, mcpClientCall, mcpServerCall, TOOLWARE_META } from "./index.js";
@@ -73,7 +73,7 @@ describe("call ids and the framework's context", () => {
     const client = newClient();
     // What an authenticating HTTP transport would attach: here the in-memory one carries it.
     const authInfo = { token: "t", clientId: "alice", scopes: ["notes:read"] };
-    await link(server, client, (transport: Transport) => {
+    await link(server, client, (transport: InMemoryTransport) => {
       const send = transport.send.bind(transport);
       transport.send = (message, options) => send(message, { ...options, authInfo });
     });
