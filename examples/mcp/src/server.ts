@@ -1,8 +1,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { Agent, ToolHooks } from "@toolware/core";
-import { guardServer, readToolwareMeta, TOOLWARE_META } from "@toolware/mcp";
+import { Agent, defineTool, ToolHooks } from "@toolware/core";
+import { guardServer, readToolwareMeta, serveTool, TOOLWARE_META } from "@toolware/mcp";
 import { guardrails } from "@toolware/packs/guardrails";
 import { z } from "zod";
 import { type Line, line } from "./report.js";
@@ -11,18 +11,25 @@ import { type Line, line } from "./report.js";
 export async function serverPart(): Promise<Line[]> {
   const intern = new Agent({ role: "intern" });
   const lead = new Agent({ role: "lead" });
+  const agents = new Map([
+    ["intern", intern],
+    ["lead", lead],
+  ]);
   const hooks = new ToolHooks();
   hooks.use(guardrails({ byRole: { intern: { deny: [{ destructive: true }] } } }));
   const server = guardServer(new McpServer({ name: "notes", version: "1.0.0" }), hooks, {
     // The client's word picks among the server's own agents; an unknown role gets none.
-    bind: ({ meta }) => ({ agent: { intern, lead }[readToolwareMeta(meta).agent ?? ""] }),
+    bind: ({ meta }) => ({ agent: agents.get(readToolwareMeta(meta).agent ?? "") }),
   });
   const notes = new Map([["todo.md", "ship the adapter"]]);
-  server.registerTool(
-    "read_note",
-    { inputSchema: { name: z.string() }, annotations: { readOnlyHint: true } },
-    ({ name }) => ({
-      content: [{ type: "text", text: notes.get(name) ?? "(no such note)" }],
+  // A toolware tool, served as it is: MCP validates with its zod schema, the chain runs around it.
+  serveTool(
+    server,
+    defineTool({
+      name: "read_note",
+      tags: ["read-only"],
+      inputSchema: z.object({ name: z.string() }),
+      execute: ({ name }) => notes.get(name) ?? "(no such note)",
     }),
   );
   server.registerTool(
