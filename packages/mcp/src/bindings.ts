@@ -1,43 +1,7 @@
-import { Agent, type CallBindings, Crew, Task, ToolwareTypeError } from "@toolware/core";
+import { type CallBindings, messageOf, type PerCallBindings, toolwareCode } from "@toolware/core";
 
 /** Who makes a call, as an adapter's `bind` picks it for each call. */
-export interface McpBindings {
-  agent?: Agent | undefined;
-  task?: Task | undefined;
-  crew?: Crew | undefined;
-}
-
-const KEYS = new Set(["agent", "task", "crew"]);
-
-function invalid(message: string): ToolwareTypeError {
-  return new ToolwareTypeError("TOOLWARE_INVALID_BINDINGS", message);
-}
-
-/**
- * Runs a `bind` option and checks what it returned, so that a wrong value fails this call (closed)
- * instead of reaching `invoke` as a rejection. Throws a coded error; the adapters catch it. @internal
- */
-export function runBind<C>(bind: ((call: C) => McpBindings) | undefined, call: C, where: string): McpBindings {
-  if (bind === undefined) return {};
-  const bound: unknown = bind(call);
-  if (bound === undefined) return {};
-  if (bound === null || typeof bound !== "object" || Array.isArray(bound)) {
-    throw invalid(
-      `${where} bind() must return { agent?, task?, crew? }, got ${bound === null ? "null" : typeof bound}`,
-    );
-  }
-  if (bound instanceof Promise) throw invalid(`${where} bind() must return its bindings synchronously, not a Promise`);
-  const b = bound as Record<string, unknown>;
-  for (const key of Object.keys(b)) {
-    if (!KEYS.has(key))
-      throw invalid(`${where} bind() returned an unknown key \`${key}\` (allowed: agent, task, crew)`);
-  }
-  const { agent, task, crew } = b;
-  if (agent !== undefined && !(agent instanceof Agent)) throw invalid(`${where} bind(): \`agent\` must be an Agent`);
-  if (task !== undefined && !(task instanceof Task)) throw invalid(`${where} bind(): \`task\` must be a Task`);
-  if (crew !== undefined && !(crew instanceof Crew)) throw invalid(`${where} bind(): \`crew\` must be a Crew`);
-  return { agent, task, crew } as McpBindings;
-}
+export type McpBindings = PerCallBindings;
 
 /** The framework names the adapters give `ctx.framework`. */
 export type McpFrameworkName = "mcp-client" | "mcp-server";
@@ -50,4 +14,10 @@ export function callBindings(
   framework: { name: McpFrameworkName; context: unknown },
 ): CallBindings {
   return { ...bound, signal, callId, framework };
+}
+
+/** Why a call failed before its chain started, for the caller's text: the message, its cause and its code. @internal */
+export function bindFailure(error: unknown): string {
+  const cause = error instanceof Error && error.cause !== undefined ? `: ${messageOf(error.cause)}` : "";
+  return `${messageOf(error)}${cause} (${toolwareCode(error) ?? "TOOLWARE_BIND_FAILED"})`;
 }

@@ -2,8 +2,10 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ListToolsResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import {
+  bindCall,
   defineTool,
   messageOf,
+  notifyOutcome,
   type Tool,
   type ToolCallHookContext,
   type ToolCallOutcome,
@@ -13,9 +15,9 @@ import {
   toolwareCode,
 } from "@toolware/core";
 import { type AppToolInfo, checkAppTools, mergeMetadata, type ToolMetadata } from "./annotations.js";
-import { callBindings, type McpBindings, runBind } from "./bindings.js";
+import { bindFailure, callBindings, type McpBindings } from "./bindings.js";
 import { metaFor, readToolwareMeta } from "./meta.js";
-import { failedOutcome, notifyOutcome } from "./report.js";
+import { failedOutcome } from "./report.js";
 import { isCallToolResult, outcomeToCallToolResult, textOfResult } from "./result.js";
 
 /** One `callTool` of a guarded client, as `bind`, `onOutcome` and `mcpClientCall(ctx)` see it. */
@@ -187,15 +189,10 @@ export function guardClient<C extends Client>(client: C, hooks: ToolHooks, optio
     };
     let bound: McpBindings;
     try {
-      bound = runBind(bind, call, "guardClient()");
+      bound = bindCall(bind, call, "@toolware/mcp guardClient");
     } catch (error) {
-      const outcome = failedOutcome(
-        name,
-        callId,
-        error,
-        `toolware: bind failed: ${messageOf(error)} (${toolwareCode(error) ?? "TOOLWARE_BIND_FAILED"})`,
-      );
-      notifyOutcome(hooks, onOutcome, outcome, call, "mcp.onOutcome");
+      const outcome = failedOutcome(name, callId, error, bindFailure(error));
+      notifyOutcome(hooks, "mcp.onOutcome", onOutcome, outcome, call);
       return { content: [{ type: "text", text: outcome.result }], isError: true };
     }
     const tool: Tool<Record<string, unknown>, unknown> = defineTool({
@@ -227,7 +224,7 @@ export function guardClient<C extends Client>(client: C, hooks: ToolHooks, optio
       if (toolwareCode(error) !== "TOOLWARE_INVALID_BINDINGS") throw error;
       outcome = failedOutcome(name, callId, error, messageOf(error));
     }
-    notifyOutcome(hooks, onOutcome, outcome, call, "mcp.onOutcome");
+    notifyOutcome(hooks, "mcp.onOutcome", onOutcome, outcome, call);
     return outcomeToCallToolResult(outcome, tool);
   };
 

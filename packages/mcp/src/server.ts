@@ -3,20 +3,20 @@ import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import {
+  bindCall,
   defineTool,
-  messageOf,
+  notifyOutcome,
   type Tool,
   type ToolCallHookContext,
   type ToolCallOutcome,
   ToolHooks,
   ToolwareError,
   ToolwareTypeError,
-  toolwareCode,
 } from "@toolware/core";
 import { ANNOTATION_TAGS } from "./annotations.js";
-import { callBindings, type McpBindings, runBind } from "./bindings.js";
+import { bindFailure, callBindings, type McpBindings } from "./bindings.js";
 import { closeCall, elicitParams, openCall } from "./elicitation.js";
-import { failedOutcome, notifyOutcome } from "./report.js";
+import { failedOutcome } from "./report.js";
 import { isCallToolResult, outcomeToCallToolResult, textOfResult } from "./result.js";
 import { servedTool } from "./served.js";
 
@@ -176,17 +176,16 @@ export function guardServer<S extends McpServer>(server: S, hooks: ToolHooks, op
       const call: McpServerCall = { toolName: name, extra, meta: extra._meta, authInfo: extra.authInfo, callId };
       let bound: McpBindings;
       try {
-        bound = runBind(bind, call, "guardServer()");
+        bound = bindCall(bind, call, "@toolware/mcp guardServer");
       } catch (error) {
-        const code = toolwareCode(error) ?? "TOOLWARE_BIND_FAILED";
-        const outcome = failedOutcome(name, callId, error, `toolware: bind failed: ${messageOf(error)} (${code})`);
-        notifyOutcome(hooks, onOutcome, outcome, call, "mcp.onOutcome");
+        const outcome = failedOutcome(name, callId, error, bindFailure(error));
+        notifyOutcome(hooks, "mcp.onOutcome", onOutcome, outcome, call);
         return { content: [{ type: "text", text: outcome.result }], isError: true };
       }
       const tool = toolFor(name, rt, raw, extra);
       const framework = { name: "mcp-server" as const, context: call };
       const outcome = await hooks.invoke(tool, input, callBindings(bound, extra.signal, callId, framework));
-      notifyOutcome(hooks, onOutcome, outcome, call, "mcp.onOutcome");
+      notifyOutcome(hooks, "mcp.onOutcome", onOutcome, outcome, call);
       return outcomeToCallToolResult(outcome, tool);
     } finally {
       closeCall(callId);
