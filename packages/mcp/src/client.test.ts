@@ -127,4 +127,18 @@ describe("guardClient over the in-memory transport", () => {
     }
     expect(outcomes.map((o) => o.status)).toEqual(["error", "error", "error", "error"]);
   });
+
+  it("an onOutcome that throws goes to onListenerError and changes nothing", async () => {
+    const reported: [string, unknown][] = [];
+    const hooks = new ToolHooks({ onListenerError: (where, error) => reported.push([where, error]) });
+    const { client, seen } = await setup(hooks, {
+      onOutcome: () => {
+        throw new Error("audit down");
+      },
+    });
+    const result = await client.callTool({ name: "read_note", arguments: { path: "a" } });
+    expect(result.isError).toBeUndefined();
+    expect(seen).toHaveLength(1);
+    expect(reported.map(([where]) => where)).toEqual(["mcp.onOutcome"]);
+  });
 });

@@ -2,10 +2,12 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ListToolsResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import {
+  type BindFunction,
   bindCall,
   defineTool,
   messageOf,
   notifyOutcome,
+  type OutcomeListener,
   type Tool,
   type ToolCallHookContext,
   type ToolCallOutcome,
@@ -35,11 +37,11 @@ export interface McpClientCall {
 /** Options of {@link guardClient}. */
 export interface GuardClientOptions {
   /** Picks the agent, task and crew of each call. A throw or a wrong value fails that call closed. */
-  bind?: (call: McpClientCall) => McpBindings;
+  bind?: BindFunction<McpClientCall>;
   /** What the app knows about the server's tools; annotations can add to it, never take away. */
   tools?: Readonly<Record<string, AppToolInfo>>;
   /** Told how every call ended; what it throws goes to the ToolHooks' `onListenerError`. */
-  onOutcome?: (outcome: ToolCallOutcome, call: McpClientCall) => void;
+  onOutcome?: OutcomeListener<McpClientCall>;
   /** Send the call's bindings to the server in `_meta` (see TOOLWARE_META). Default true. */
   sendBindings?: boolean;
 }

@@ -3,12 +3,13 @@ import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import {
+  type BindFunction,
   bindCall,
   defineTool,
   notifyOutcome,
+  type OutcomeListener,
   type Tool,
   type ToolCallHookContext,
-  type ToolCallOutcome,
   ToolHooks,
   ToolwareError,
   ToolwareTypeError,
@@ -37,9 +38,9 @@ export interface McpServerCall {
 /** Options of {@link guardServer}. */
 export interface GuardServerOptions {
   /** Picks the agent, task and crew of each call (from `authInfo`, `meta`, …). A throw or a wrong value fails that call closed. */
-  bind?: (call: McpServerCall) => McpBindings;
+  bind?: BindFunction<McpServerCall>;
   /** Told how every call ended; what it throws goes to the ToolHooks' `onListenerError`. */
-  onOutcome?: (outcome: ToolCallOutcome, call: McpServerCall) => void;
+  onOutcome?: OutcomeListener<McpServerCall>;
 }
 
 type AnyHandler = (...args: unknown[]) => unknown;
