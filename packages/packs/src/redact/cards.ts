@@ -1,7 +1,10 @@
-// A run of digit groups separated by single spaces or dashes. `(?:[ -]\d+)*` cannot split a
-// digit run two ways (each repetition must start with a separator) and nothing follows it that
-// could fail, so the engine never backtracks; windows inside a run are checked in code below.
-const DIGIT_RUN = /(?<!\d)\d+(?:[ -]\d+)*/g;
+// A run of digit groups separated by single spaces or dashes, long enough to hold a card. It starts
+// at a group of 3+ digits: shorter groups are never part of a card, and three digits are a much
+// rarer start than one, so most of a text is skipped by the engine's first-character check. The
+// look-ahead (10 characters) and look-behind (4) are bounded; `(?:[ -]\d+)*` cannot split a digit
+// run two ways (each repetition must start with a separator) and nothing after it can fail, so the
+// engine never backtracks. Windows inside a run are checked in code below.
+const DIGIT_RUN = /\d\d\d(?=[\d -]{10})(?<!\d\d\d\d)\d*(?:[ -]\d+)*/g;
 const MIN_DIGITS = 13;
 const MAX_DIGITS = 19;
 
@@ -100,10 +103,57 @@ function cardGroups(text: string, bounds: Int32Array, first: number, last: numbe
   return marked;
 }
 
-/** Replaces Luhn-valid card numbers (plain or grouped with spaces or dashes) with `placeholder`. */
-export function redactCards(text: string, placeholder: string): string {
+// Matches a stretch holding an even number of double quotes.
+const EVEN_QUOTES = /^[^"]*(?:"[^"]*"[^"]*)*$/;
+
+/**
+ * Tells whether a position of a JSON document (no escapes in its strings) is inside a string.
+ * Asked for increasing positions, it reads each part of the text once, in native regex scans.
+ */
+function quoteCounter(text: string): (at: number) => boolean {
+  let pos = 0;
+  let inside = false;
+  return (at) => {
+    if (at > pos) {
+      if (!EVEN_QUOTES.test(text.slice(pos, at))) inside = !inside;
+      pos = at;
+    }
+    return inside;
+  };
+}
+
+/**
+ * Whether digits at [from, to) of a JSON document may be a number of the document: only then is
+ * the quote count needed. Before a number comes `:`, `,`, `[` or nothing (blanks and a sign
+ * aside); anything else (a quote, a letter) means the digits are inside a string.
+ */
+function mayBeNumber(text: string, from: number): boolean {
+  let i = from - 1;
+  while (i >= 0 && isNumberChar(text.charCodeAt(i))) i--;
+  while (i >= 0 && isJsonSpace(text.charCodeAt(i))) i--;
+  const c = text.charCodeAt(i);
+  return i < 0 || c === 58 || c === 44 || c === 91;
+}
+
+function isJsonSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/** `[-+.eE0-9]`: the characters of a JSON number. */
+function isNumberChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
+}
+
+/**
+ * Replaces Luhn-valid card numbers (plain or grouped with spaces or dashes) with `placeholder`.
+ * Commas separate numbers (CSV rows, JSON arrays); only a dot makes a decimal fraction. `json`: the
+ * text is a JSON document whose strings hold no escapes, and a card that is a number of the
+ * document becomes a string, so the document stays valid.
+ */
+export function redactCards(text: string, placeholder: string, json = false): string {
   let out = "";
   let last = 0;
+  const inString = json ? quoteCounter(text) : undefined;
   DIGIT_RUN.lastIndex = 0;
   for (let m = DIGIT_RUN.exec(text); m !== null; m = DIGIT_RUN.exec(text)) {
     const run = m[0];
@@ -113,18 +163,33 @@ export function redactCards(text: string, placeholder: string): string {
     const bounds = groupsOf(run, start);
     // The fraction or the integer part of a decimal number ("0.4111…", "4111….5") is not a card;
     // only that group is left out, so "v1.2 4111 1111 1111 1111" still finds the card.
-    const fraction = /[.,]/.test(text[start - 1] ?? "") && /\d/.test(text[start - 2] ?? "");
-    const integer = /[.,]/.test(text[end] ?? "") && /\d/.test(text[end + 1] ?? "");
+    const fraction = text.charCodeAt(start - 1) === 46 && isDigit(text.charCodeAt(start - 2));
+    const integer = text.charCodeAt(end) === 46 && isDigit(text.charCodeAt(end + 1));
     const marked = cardGroups(text, bounds, fraction ? 1 : 0, bounds.length / 2 - (integer ? 2 : 1));
     const groups = marked.length;
     for (let i = 0; i < groups; i++) {
       if (marked[i] === 0) continue;
       let j = i;
       while (j + 1 < groups && marked[j + 1] === 1) j++;
-      out += text.slice(last, bounds[2 * i]) + placeholder;
-      last = bounds[2 * j + 1] as number;
+      let from = bounds[2 * i] as number;
+      let to = bounds[2 * j + 1] as number;
+      if (from < last) break; // inside a number token already replaced
+      if (inString !== undefined && mayBeNumber(text, from) && !inString(from)) {
+        // A number of the document: the whole number token becomes a string.
+        while (from > last && isNumberChar(text.charCodeAt(from - 1))) from--;
+        while (to < text.length && isNumberChar(text.charCodeAt(to))) to++;
+        out += `${text.slice(last, from)}"${placeholder}"`;
+      } else {
+        out += text.slice(last, from) + placeholder;
+      }
+      last = to;
       i = j;
     }
+    if (DIGIT_RUN.lastIndex < last) DIGIT_RUN.lastIndex = last;
   }
   return last === 0 ? text : out + text.slice(last);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }

@@ -2,14 +2,14 @@ import { isCardNumber, redactCards } from "./cards.js";
 import {
   BEARER,
   DEFAULT_SECRET_KEYS,
-  EMAIL,
   type Placeholders,
   redactPairs,
   redactPrivateKeys,
   secretKeyTest,
-  TOKEN_PATTERNS,
-  URL_CREDENTIALS,
+  TOKEN_PASSES,
 } from "./detectors.js";
+import { type JsonContext, redactJsonText } from "./json.js";
+import { redactEmails, redactUrlCredentials } from "./scanners.js";
 
 /** What the redaction functions take (the pack takes these and a few more). */
 export interface RedactTextOptions {
@@ -47,6 +47,11 @@ const DEFAULT_PLACEHOLDERS: Placeholders = {
 };
 export const PREFIX = "toolware/redact";
 const OPTION_KEYS = ["secrets", "emails", "cards", "keys", "patterns", "replacers", "placeholders", "maxDepth"];
+
+function jsonEscaped(ph: Placeholders): Placeholders {
+  const e = (p: string): string => JSON.stringify(p).slice(1, -1);
+  return { secret: e(ph.secret), email: e(ph.email), card: e(ph.card), custom: e(ph.custom) };
+}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -109,17 +114,29 @@ export function createRedactor(options?: RedactTextOptions): Redactor {
   const maxDepth = o.maxDepth ?? 64;
   const isSecretKey = secretKeyTest([...DEFAULT_SECRET_KEYS, ...(o.keys ?? [])]);
 
-  const text = (input: string): string => {
+  // Placeholders as plain text and escaped for a JSON string (see json.ts).
+  const forms = { text: ph, json: jsonEscaped(ph) };
+
+  const run = (input: string, json: boolean): string => {
     let s = input;
+    const p = json ? forms.json : forms.text;
     if (secrets) {
-      s = redactPrivateKeys(s, ph.secret);
-      if (s.includes("://")) s = s.replace(URL_CREDENTIALS, `$1${ph.secret}`);
-      for (const re of TOKEN_PATTERNS) s = s.replace(re, ph.secret);
-      s = s.replace(BEARER, `$1${ph.secret}`);
-      s = redactPairs(s, isSecretKey, ph.secret);
+      s = redactPrivateKeys(s, p.secret, json);
+      s = redactUrlCredentials(s, p.secret, json);
+      // A "$" in a replacement string would be read as "$&" and the like.
+      const literal = p.secret.replaceAll("$", "$$$$");
+      for (const re of TOKEN_PASSES) s = s.replace(re, literal);
+      s = s.replace(BEARER, `$1${literal}`);
+      s = redactPairs(s, isSecretKey, p.secret, json);
     }
-    if (emails && s.includes("@")) s = s.replace(EMAIL, ph.email);
-    if (cards) s = redactCards(s, ph.card);
+    if (emails) s = redactEmails(s, p.email);
+    if (cards) s = redactCards(s, p.card, json);
+    return s;
+  };
+  const jsonContext: JsonContext = { run, isSecret: secrets ? isSecretKey : undefined, secretInJson: forms.json.secret };
+
+  const text = (input: string): string => {
+    let s = secrets || emails || cards ? redactJsonText(input, jsonContext) : input;
     // An empty match would put a placeholder between every two characters.
     for (const re of custom) s = s.replace(re, (m) => (m === "" ? m : ph.custom));
     for (const r of replacers) {
