@@ -31,6 +31,13 @@ const DISGUISES = [
   "delete\u200bfile", // zero-width space
   "delete\u00a0file", // no-break space
   "de\u0301lete_file", // combining acute accent
+  "dele\u00adte_file", // soft hyphen inside a word
+  "del\u200cete_fi\u200dle", // zero-width non-joiner and joiner
+  "delete\u2060_file", // word joiner
+  "\ufeffdelete_file", // BOM
+  "\u202edelete_file\u202c", // right-to-left override
+  "\u2066delete_file\u2069", // isolates
+  "ｄｅｌｅｔｅ_file", // fullwidth word
 ];
 
 describe("guardrails: adversarial tool names", () => {
@@ -45,10 +52,18 @@ describe("guardrails: adversarial tool names", () => {
   it("keeps allow lists strict: look-alike letters are not the allowed tool", async () => {
     const hooks = new ToolHooks();
     hooks.use(guardrails({ allow: ["read_file"] }));
-    for (const name of ["read_file", "Read File", "readFile", " read_file ", "ｒｅａｄ_ｆｉｌｅ"]) {
+    for (const name of ["read_file", "Read File", "readFile", " read_file ", "READ-FILE"]) {
       expect((await hooks.invoke(tool(name), {})).status, name).toBe("ok");
     }
-    for (const name of ["reаd_file" /* Cyrillic а */, "read_filе", "read_file_all", "read", "r_ead_file"]) {
+    for (const name of [
+      "reаd_file", // Cyrillic а
+      "read_filе",
+      "read_file_all",
+      "read",
+      "r_ead_file",
+      "ｒｅａｄ_ｆｉｌｅ", // fullwidth: NFKC changes it
+      "réad_file", // not the same letters
+    ]) {
       expect((await hooks.invoke(tool(name), {})).status, name).toBe("blocked");
     }
   });
@@ -122,34 +137,41 @@ describe("guardrails: property tests", () => {
     );
   });
 
-  it("an allow list admits a disguise only when it normalises to the entry and has no look-alike letter", async () => {
+  it("an allow list admits a disguise only when it is plain ASCII that normalises to the entry", async () => {
     await fc.assert(
       fc.asyncProperty(disguise(["read", "file"]), async (name) => {
         const hooks = new ToolHooks();
         hooks.use(guardrails({ allow: ["read_file"] }));
         const out = await hooks.invoke(tool(name), {});
-        const swapped = Object.values(CYRILLIC).some((c) => name.includes(c));
-        // Odd casing such as "read_filE" splits like camelCase ("read_fil_e"): strict lists refuse it.
-        expect(out.status).toBe(!swapped && normalizeName(name) === "read_file" ? "ok" : "blocked");
+        // Every disguise outside ASCII (fullwidth, Cyrillic, ideographic or no-break spaces, zero-width
+        // spaces) is refused; odd casing such as "read_filE" splits like camelCase ("read_fil_e").
+        const plain = /^[\t\n\r\x20-\x7e]*$/.test(name);
+        expect(out.status).toBe(plain && normalizeName(name) === "read_file" ? "ok" : "blocked");
       }),
       { numRuns: 300 },
     );
   });
 
-  it("an allow list admits exactly the names core's normalizeName maps to an entry", async () => {
+  it("an allow list admits only names core's normalizeName maps to an entry, and of those only ASCII ones here", async () => {
     const hooks = new ToolHooks();
     hooks.use(guardrails({ allow: ["read_file"] }));
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(
           fc.string({ unit: "grapheme", minLength: 1, maxLength: 12 }),
-          fc.constantFrom("read_file", "ReadFile"),
+          fc.constantFrom("read_file", "ReadFile", "read\u200bfile", "ｒｅａｄ_file", "réad_file", "read·file"),
         ),
         async (name) => {
           // Names of only blanks and separators ("!", "_ -") are refused by defineTool itself.
           fc.pre(/[\p{L}\p{N}\p{S}]/u.test(name));
           const out = await hooks.invoke(tool(name), {});
-          expect(out.status).toBe(normalizeName(name) === "read_file" ? "ok" : "blocked");
+          if (normalizeName(name) !== "read_file") expect(out.status).toBe("blocked");
+          // A name that maps to the entry is admitted exactly when NFKC leaves it alone and nothing
+          // but punctuation lies outside ASCII (no letter, mark, invisible or compatibility character).
+          else {
+            const odd = name.normalize("NFKC") !== name || /[^\p{P}\t\n\r\x20-\x7e]/u.test(name);
+            expect(out.status).toBe(odd ? "blocked" : "ok");
+          }
         },
       ),
       { numRuns: 300 },

@@ -1,5 +1,6 @@
 import { definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
-import { nameForms, type ToolFacts } from "../internal/tool-match.js";
+import { describe, nameForms, packOptionError, type ToolFacts } from "../internal/tool-match.js";
+import { checkOptions, checkQuery } from "./options.js";
 import {
   compilePolicy,
   compileRoles,
@@ -68,38 +69,6 @@ export type GuardrailsPack = Pack<{
 }>;
 
 const PREFIX = "toolware/guardrails";
-const OPTION_KEYS = new Set([
-  "deny",
-  "allow",
-  "warn",
-  "byRole",
-  "rules",
-  "onWarn",
-  "message",
-  "unmatchableNames",
-  "priority",
-]);
-function checkOptions(options: GuardrailsOptions): void {
-  if (options === null || typeof options !== "object") {
-    throw new TypeError(`${PREFIX}: guardrails() takes an options object { deny?, allow?, warn?, byRole?, rules? }`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) throw new TypeError(`${PREFIX}: unknown option \`${key}\``);
-  }
-  const { onWarn, message, unmatchableNames, priority } = options;
-  if (onWarn !== undefined && typeof onWarn !== "function")
-    throw new TypeError(`${PREFIX}: \`onWarn\` must be a function`);
-  if (message !== undefined && typeof message !== "string" && typeof message !== "function") {
-    throw new TypeError(`${PREFIX}: \`message\` must be a string or a function`);
-  }
-  if (unmatchableNames !== undefined && unmatchableNames !== "block" && unmatchableNames !== "allow") {
-    throw new TypeError(`${PREFIX}: \`unmatchableNames\` must be "block" or "allow"`);
-  }
-  if (priority !== undefined && !Number.isFinite(priority)) {
-    throw new TypeError(`${PREFIX}: \`priority\` must be a finite number, got ${String(priority)}`);
-  }
-}
-
 function facts(tool: Partial<ToolFacts> | undefined, name: string): ToolFacts {
   return { name, tags: Array.isArray(tool?.tags) ? tool.tags : [], destructive: tool?.destructive === true };
 }
@@ -142,7 +111,12 @@ export function guardrails(options: GuardrailsOptions): GuardrailsPack {
     global.warn.length > 0 ||
     roles.length > 0 ||
     rules.length > 0;
-  if (!hasLists) throw new TypeError(`${PREFIX}: give at least one of deny, allow, warn, byRole or rules`);
+  if (!hasLists) {
+    throw packOptionError(
+      "TOOLWARE_INVALID_OPTION",
+      `${PREFIX}: give at least one of deny, allow, warn, byRole or rules`,
+    );
+  }
   const guardsNames =
     global.deny.length > 0 ||
     global.allow !== undefined ||
@@ -176,7 +150,16 @@ export function guardrails(options: GuardrailsOptions): GuardrailsPack {
 
   const reasonOf = (block: GuardrailsBlock): string => {
     if (typeof message === "string") return message;
-    return message === undefined ? defaultReason(block) : String(message(block));
+    if (message === undefined) return defaultReason(block);
+    const reason: unknown = message(block);
+    // A throw here fails the hook, which blocks: a broken message function never lets a call through.
+    if (typeof reason !== "string") {
+      throw packOptionError(
+        "TOOLWARE_INVALID_RETURN",
+        `${PREFIX}: \`message\` returned ${describe(reason)}, not a string`,
+      );
+    }
+    return reason;
   };
 
   const warning = (hit: GuardrailsHit, toolName: string, role: string | undefined, ctx?: ToolCallHookContext) => ({
@@ -232,9 +215,7 @@ export function guardrails(options: GuardrailsOptions): GuardrailsPack {
       },
     ],
     check(query: GuardrailsQuery): GuardrailsDecision {
-      if (query === null || typeof query !== "object" || typeof query.toolName !== "string") {
-        throw new TypeError(`${PREFIX}: check() takes { toolName, tags?, destructive?, role? }`);
-      }
+      checkQuery(query);
       const v = staticVerdict(query.toolName, facts(query, query.toolName), query.role);
       const block = v.deny ?? v.allowMiss;
       return {

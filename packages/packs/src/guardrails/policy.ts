@@ -1,10 +1,14 @@
 import type { ToolCallHookContext } from "@toolware/core";
+import { isPlainObject } from "../internal/in-place.js";
+import { isCanonicalName, visibleName } from "../internal/spelling.js";
 import {
   type CompiledMatcher,
   compileMatcher,
   compileMatchers,
+  describe,
   firstMatch,
   type NameForms,
+  packOptionError,
   type ToolFacts,
   type ToolMatcher,
 } from "../internal/tool-match.js";
@@ -55,22 +59,74 @@ export interface CompiledPolicy {
   readonly warn: readonly CompiledMatcher[];
 }
 
-const POLICY_KEYS = new Set(["deny", "allow", "warn"]);
+const POLICY_KEYS = ["deny", "allow", "warn"];
+// Names other libraries (and the seed's constants) use for the lists.
+const LIST_ALIASES: Readonly<Record<string, string>> = {
+  block: "deny",
+  blocked: "deny",
+  blocklist: "deny",
+  blockList: "deny",
+  denylist: "deny",
+  denyList: "deny",
+  blockedTools: "deny",
+  allowed: "allow",
+  allowlist: "allow",
+  allowList: "allow",
+  allowedTools: "allow",
+  warnList: "warn",
+  warnlist: "warn",
+  roles: "byRole",
+  perRole: "byRole",
+  by_role: "byRole",
+};
 
-/** Checks and compiles one policy object; `extra` lists keys the caller handles itself. */
+/** True for `{}`-style objects; a Proxy whose traps throw is not one. */
+export function isOptionsObject(value: unknown): value is Record<string, unknown> {
+  try {
+    return isPlainObject(value);
+  } catch {
+    return false;
+  }
+}
+
+/** Throws for the first key not in `known`, with the list name it probably meant. */
+export function checkKeys(object: object, known: readonly string[], where: string): void {
+  for (const key of Object.keys(object)) {
+    if (known.includes(key)) continue;
+    const alias = Object.hasOwn(LIST_ALIASES, key) ? LIST_ALIASES[key] : undefined;
+    const hint =
+      alias !== undefined && known.includes(alias) ? `did you mean \`${alias}\`?` : `expected ${known.join(", ")}`;
+    const label = /^[\w$]{1,64}$/.test(key) ? `\`${key}\`` : JSON.stringify(key.slice(0, 64));
+    throw packOptionError("TOOLWARE_UNKNOWN_OPTION", `${where}: unknown option ${label} (${hint})`);
+  }
+}
+
+/**
+ * Checks and compiles one policy object; `extra` lists keys the caller handles itself. A nested
+ * policy (a role's, a rule's) must hold at least one list: without one it would silently apply nothing.
+ */
 export function compilePolicy(
   policy: unknown,
   where: string,
   scope: string,
   extra: readonly string[] = [],
 ): CompiledPolicy {
-  if (policy === null || typeof policy !== "object" || Array.isArray(policy)) {
-    throw new TypeError(`${where.replace(/:$/, "")} must be an object { deny?, allow?, warn? }`);
+  const nested = !where.endsWith(":");
+  const name = where.replace(/:$/, "");
+  if (!isOptionsObject(policy)) {
+    throw packOptionError(
+      "TOOLWARE_INVALID_OPTION",
+      `${name} must be an object { deny?, allow?, warn? }, got ${describe(policy)}`,
+    );
   }
-  for (const key of Object.keys(policy)) {
-    if (!POLICY_KEYS.has(key) && !extra.includes(key)) throw new TypeError(`${where}: unknown option \`${key}\``);
-  }
+  checkKeys(policy, [...POLICY_KEYS, ...extra], name);
   const p = policy as GuardrailsPolicy;
+  if (nested && p.deny === undefined && p.allow === undefined && p.warn === undefined) {
+    throw packOptionError(
+      "TOOLWARE_INVALID_OPTION",
+      `${name} has no list: give it deny, allow or warn (an entry without one would apply nothing)`,
+    );
+  }
   // The global lists are reported as "toolware/guardrails: deny", nested ones as "…: byRole.x.deny".
   const at = (list: string): string => (where.endsWith(":") ? `${where} ${list}` : `${where}.${list}`);
   return {
@@ -120,7 +176,10 @@ export function defaultReason(block: GuardrailsBlock): string {
     case "deny":
       return `${block.toolName} is on the deny list${where(block)} (${block.matched})`;
     case "allow":
-      return `${block.toolName} is not on the allow list${where(block)}`;
+      // An invisible character would make the reason name a tool that looks allowed: show it.
+      return isCanonicalName(block.toolName)
+        ? `${block.toolName} is not on the allow list${where(block)}`
+        : `${visibleName(block.toolName)} is not on the allow list${where(block)} (allow lists admit only the canonical spelling: no invisible, fullwidth or other compatibility characters)`;
     default:
       return `the tool name ${JSON.stringify(block.toolName)} cannot be checked against the guardrails`;
   }
@@ -176,10 +235,17 @@ export function memo(
 /** Checks and compiles `byRole`. */
 export function compileRoles(byRole: unknown): { key: CompiledMatcher; policy: CompiledPolicy }[] {
   if (byRole === undefined) return [];
-  if (byRole === null || typeof byRole !== "object" || Array.isArray(byRole)) {
-    throw new TypeError(`${PREFIX}: \`byRole\` must be an object { [role]: { deny?, allow?, warn? } }`);
+  if (!isOptionsObject(byRole)) {
+    throw packOptionError(
+      "TOOLWARE_INVALID_OPTION",
+      `${PREFIX}: \`byRole\` must be an object { [role]: { deny?, allow?, warn? } }, got ${describe(byRole)}`,
+    );
   }
-  return Object.entries(byRole).map(([role, policy]) => ({
+  const entries = Object.entries(byRole);
+  if (entries.length === 0) {
+    throw packOptionError("TOOLWARE_INVALID_OPTION", `${PREFIX}: \`byRole\` has no roles (leave it out instead)`);
+  }
+  return entries.map(([role, policy]) => ({
     key: compileRole(role, `${PREFIX}: byRole key`),
     policy: compilePolicy(policy, `${PREFIX}: byRole.${role}`, `role ${role}`),
   }));
@@ -188,15 +254,25 @@ export function compileRoles(byRole: unknown): { key: CompiledMatcher; policy: C
 /** Checks and compiles `rules`. */
 export function compileRules(rules: unknown): CompiledRule[] {
   if (rules === undefined) return [];
-  if (!Array.isArray(rules))
-    throw new TypeError(`${PREFIX}: \`rules\` must be an array of { when, deny?, allow?, warn? }`);
+  if (!Array.isArray(rules)) {
+    throw packOptionError(
+      "TOOLWARE_INVALID_OPTION",
+      `${PREFIX}: \`rules\` must be an array of { when, deny?, allow?, warn? }, got ${describe(rules)}`,
+    );
+  }
+  if (rules.length === 0) {
+    throw packOptionError("TOOLWARE_INVALID_OPTION", `${PREFIX}: \`rules\` is empty (leave it out instead)`);
+  }
   return rules.map((rule: GuardrailsRule, i) => {
     const where = `${PREFIX}: rules[${i}]`;
-    if (rule === null || typeof rule !== "object" || typeof rule.when !== "function") {
-      throw new TypeError(`${where} needs a \`when(ctx)\` function`);
+    if (!isOptionsObject(rule) || typeof rule.when !== "function") {
+      throw packOptionError("TOOLWARE_INVALID_OPTION", `${where} needs a \`when(ctx)\` function`);
     }
-    if (rule.name !== undefined && (typeof rule.name !== "string" || rule.name === "")) {
-      throw new TypeError(`${where}.name must be a non-empty string`);
+    if (rule.name !== undefined && (typeof rule.name !== "string" || rule.name.trim() === "")) {
+      throw packOptionError(
+        "TOOLWARE_INVALID_OPTION",
+        `${where}.name must be a non-empty string, got ${describe(rule.name)}`,
+      );
     }
     const policy = compilePolicy(rule, where, `rule ${rule.name ?? `#${i}`}`, ["when", "name"]);
     return { when: rule.when, policy, cache: new WeakMap() };

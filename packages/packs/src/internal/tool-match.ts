@@ -4,7 +4,10 @@ import {
   type Tool,
   type ToolCallHookContext,
   type ToolFilter,
+  type ToolwareErrorCode,
+  ToolwareTypeError,
 } from "@toolware/core";
+import { fold, isCanonicalName, strictForm, visibleName } from "./spelling.js";
 
 /** Matches tools carrying a tag (`{ tag: "destructive" }` also matches tools defined with `destructive: true`). */
 export interface TagMatcher {
@@ -47,93 +50,21 @@ export interface NameForms {
   readonly skeleton: string;
   /** The skeleton without separators: `d-e_lete file` and `deletefile` both read `deletefile`. */
   readonly compact: string;
+  /**
+   * For allow lists: `strictForm` of a canonically spelled name (no invisible character, nothing
+   * NFKC would change), or undefined for any other name, which no allow list admits.
+   */
+  readonly strict: string | undefined;
 }
 
-// Letters NFKD leaves alone that render like ASCII ones. Folding them only ever makes a
-// deny-style list match more names, so the table errs on the side of including a character.
-const CONFUSABLES: Readonly<Record<string, string>> = {
-  а: "a",
-  в: "b",
-  е: "e",
-  к: "k",
-  м: "m",
-  н: "h",
-  о: "o",
-  р: "p",
-  с: "c",
-  т: "t",
-  у: "y",
-  х: "x",
-  ѕ: "s",
-  і: "i",
-  ї: "i",
-  ј: "j",
-  ԁ: "d",
-  ԛ: "q",
-  ԝ: "w",
-  ӏ: "l",
-  һ: "h",
-  ү: "y",
-  ɡ: "g",
-  ı: "i",
-  А: "A",
-  В: "B",
-  Е: "E",
-  К: "K",
-  М: "M",
-  Н: "H",
-  О: "O",
-  Р: "P",
-  С: "C",
-  Т: "T",
-  У: "Y",
-  Х: "X",
-  Ѕ: "S",
-  І: "I",
-  Ј: "J",
-  Ԁ: "D",
-  Ԛ: "Q",
-  Ԝ: "W",
-  Ӏ: "l",
-  Һ: "H",
-  Ү: "Y",
-  α: "a",
-  β: "b",
-  ε: "e",
-  ι: "i",
-  κ: "k",
-  ν: "v",
-  ο: "o",
-  ρ: "p",
-  τ: "t",
-  υ: "u",
-  χ: "x",
-  ω: "w",
-  Α: "A",
-  Β: "B",
-  Ε: "E",
-  Ζ: "Z",
-  Η: "H",
-  Ι: "I",
-  Κ: "K",
-  Μ: "M",
-  Ν: "N",
-  Ο: "O",
-  Ρ: "P",
-  Τ: "T",
-  Υ: "Y",
-  Χ: "X",
-  ǀ: "l",
-  ℓ: "l",
-};
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
-const ASCII = /^[\x00-\x7f]*$/;
-
-function fold(name: string): string {
-  if (ASCII.test(name)) return name;
-  let out = "";
-  for (const ch of name.normalize("NFKD")) out += CONFUSABLES[ch] ?? ch;
-  return out;
+/**
+ * A {@link ToolwareTypeError} whose message keeps the pack's own prefix (`toolware/guardrails: …`)
+ * instead of getting the core's `toolware: ` in front.
+ */
+export function packOptionError(code: ToolwareErrorCode, message: string): ToolwareTypeError {
+  const error = new ToolwareTypeError(code, message);
+  error.message = message;
+  return error;
 }
 
 const formsCache = new Map<string, NameForms>();
@@ -143,7 +74,13 @@ export function nameForms(raw: string): NameForms {
   let forms = formsCache.get(raw);
   if (forms === undefined) {
     const skeleton = normalizeName(fold(raw).toLowerCase());
-    forms = { raw, normalized: normalizeName(raw), skeleton, compact: skeleton.replaceAll("_", "") };
+    forms = {
+      raw,
+      normalized: normalizeName(raw),
+      skeleton,
+      compact: skeleton.replaceAll("_", ""),
+      strict: isCanonicalName(raw) ? strictForm(raw) : undefined,
+    };
     // Tool and role names are few; the bound only protects against callers inventing names per call.
     if (formsCache.size >= 10_000) formsCache.clear();
     formsCache.set(raw, forms);
@@ -163,17 +100,37 @@ function nameTest(pattern: string): (name: string) => boolean {
 
 /**
  * Compiles one matcher. `loose` also compares the skeleton and compact forms, for lists
- * where matching more is the safe direction (deny, warn, approval); allow lists stay
- * strict and match exactly what `normalizeName` (and so the core's filters) would.
+ * where matching more is the safe direction (deny, warn, approval). Strict lists (allow)
+ * admit only canonically spelled names and compare what `normalizeName` gives and, letter for
+ * letter, `strictForm` (see spelling.ts): a disguise of an allowed name is not that tool.
  */
 export function compileMatcher(matcher: unknown, where: string, loose: boolean): CompiledMatcher {
+  const compiled = compileOne(matcher, where, loose);
+  if (loose) return compiled;
+  const { label, test } = compiled;
+  return { label, test: (n, tool) => n.strict !== undefined && test(n, tool) };
+}
+
+function compileOne(matcher: unknown, where: string, loose: boolean): CompiledMatcher {
   if (typeof matcher === "string") {
     const normalized = normalizeName(matcher);
     if (normalized === "") {
-      throw new TypeError(`${where}: the name ${JSON.stringify(matcher)} matches nothing once normalised`);
+      throw packOptionError(
+        "TOOLWARE_INVALID_OPTION",
+        `${where}: the name ${JSON.stringify(matcher)} matches nothing once normalised`,
+      );
     }
     const one = nameTest(normalized);
-    if (!loose) return { label: matcher.trim(), test: (n) => one(n.normalized) };
+    if (!loose) {
+      if (!isCanonicalName(matcher)) {
+        throw packOptionError(
+          "TOOLWARE_INVALID_OPTION",
+          `${where}: ${JSON.stringify(visibleName(matcher))} is not spelled canonically (invisible, fullwidth or other compatibility characters), so no tool name could match it; write it in plain letters`,
+        );
+      }
+      const strict = nameTest(strictForm(matcher));
+      return { label: matcher.trim(), test: (n) => one(n.normalized) && strict(n.strict as string) };
+    }
     const compact = nameTest(normalizeName(fold(matcher).toLowerCase()).replaceAll("_", ""));
     return { label: matcher.trim(), test: (n) => one(n.normalized) || one(n.skeleton) || compact(n.compact) };
   }
@@ -185,7 +142,7 @@ export function compileMatcher(matcher: unknown, where: string, loose: boolean):
       label: String(matcher),
       test: loose
         ? (n) => re.test(n.raw) || re.test(n.normalized) || re.test(n.skeleton) || re.test(n.compact)
-        : (n) => re.test(n.raw) || re.test(n.normalized),
+        : (n) => re.test(n.raw) || re.test(n.strict as string),
     };
   }
   if (matcher !== null && typeof matcher === "object" && !Array.isArray(matcher)) {
@@ -193,41 +150,64 @@ export function compileMatcher(matcher: unknown, where: string, loose: boolean):
     if (keys.length === 1 && keys[0] === "tag") {
       const raw = (matcher as TagMatcher).tag;
       if (typeof raw !== "string" || normalizeName(raw) === "") {
-        throw new TypeError(`${where}: \`{ tag }\` needs a non-empty tag name, got ${JSON.stringify(raw)}`);
+        throw packOptionError(
+          "TOOLWARE_INVALID_OPTION",
+          `${where}: \`{ tag }\` needs a non-empty tag name, got ${describe(raw)}`,
+        );
       }
       const tag = normalizeName(raw);
       const viaFlag = tag === "destructive";
+      // On an allow list a tag, like a name, counts only in its canonical spelling.
+      const strictTag = strictForm(raw);
+      const spelled = (t: string): boolean => loose || (isCanonicalName(t) && strictForm(t) === strictTag);
       return {
         label: `tag ${tag}`,
         test: (_n, tool) =>
           (viaFlag && tool.destructive === true) ||
-          (Array.isArray(tool.tags) && tool.tags.some((t) => typeof t === "string" && normalizeName(t) === tag)),
+          (Array.isArray(tool.tags) &&
+            tool.tags.some((t) => typeof t === "string" && normalizeName(t) === tag && spelled(t))),
       };
     }
     if (keys.length === 1 && keys[0] === "destructive") {
       const flag = (matcher as DestructiveMatcher).destructive;
-      if (typeof flag !== "boolean") throw new TypeError(`${where}: \`{ destructive }\` takes true or false`);
+      if (typeof flag !== "boolean") {
+        throw packOptionError(
+          "TOOLWARE_INVALID_OPTION",
+          `${where}: \`{ destructive }\` takes true or false, got ${describe(flag)}`,
+        );
+      }
       return {
         label: flag ? "destructive" : "not destructive",
         test: (_n, tool) => (tool.destructive === true) === flag,
       };
     }
   }
-  throw new TypeError(
+  throw packOptionError(
+    "TOOLWARE_INVALID_OPTION",
     `${where}: a tool matcher is a name, a glob, a RegExp, { tag: "…" } or { destructive: true }, got ${describe(matcher)}`,
   );
 }
 
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (typeof value === "object") return Array.isArray(value) ? "an array" : (JSON.stringify(value) ?? "an object");
-  return typeof value === "string" ? JSON.stringify(value) : typeof value;
+/** A short description of any value for a message; never throws (cycles, BigInts, throwing getters, Proxies). */
+export function describe(value: unknown): string {
+  try {
+    if (value === null) return "null";
+    if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+    if (typeof value === "bigint") return `${value}n`;
+    if (typeof value !== "object") return typeof value === "function" ? "a function" : String(value);
+    if (Array.isArray(value)) return "an array";
+    const json = JSON.stringify(value);
+    return json === undefined || json.length > 80 ? "an object" : json;
+  } catch {
+    return "an object";
+  }
 }
 
 /** Compiles a single matcher or a list of them (an empty list is refused: it would silently match nothing). */
 export function compileMatchers(list: unknown, where: string, loose: boolean): CompiledMatcher[] {
   const items = Array.isArray(list) ? (list as unknown[]) : [list];
-  if (Array.isArray(list) && items.length === 0) throw new TypeError(`${where}: the list is empty`);
+  if (Array.isArray(list) && items.length === 0)
+    throw packOptionError("TOOLWARE_INVALID_OPTION", `${where}: the list is empty`);
   return items.map((m, i) => compileMatcher(m, Array.isArray(list) ? `${where}[${i}]` : where, loose));
 }
 
