@@ -27,8 +27,10 @@ const hostile = new Proxy(
   },
 );
 
+const yes = (): boolean => true;
+
 describe("guardrails: option mistakes", () => {
-  it.each([
+  it.each<[string, unknown, string, RegExp]>([
     [
       "a role entry with no list",
       { byRole: { x: {} } },
@@ -54,11 +56,11 @@ describe("guardrails: option mistakes", () => {
       "TOOLWARE_INVALID_OPTION",
       /byRole.x must be an object/,
     ],
-    ["a rule with no list", { rules: [{ when: () => true }] }, "TOOLWARE_INVALID_OPTION", /rules\[0\] has no list/],
+    ["a rule with no list", { rules: [{ when: yes }] }, "TOOLWARE_INVALID_OPTION", /rules\[0\] has no list/],
     ["an empty rules array", { deny: ["x"], rules: [] }, "TOOLWARE_INVALID_OPTION", /`rules` is empty/],
     [
       "a blank rule name",
-      { rules: [{ when: () => true, name: " ", deny: ["x"] }] },
+      { rules: [{ when: yes, name: " ", deny: ["x"] }] },
       "TOOLWARE_INVALID_OPTION",
       /name must be a non-empty string/,
     ],
@@ -125,7 +127,7 @@ describe("guardrails: option mistakes", () => {
 describe("guardrails: check() arguments", () => {
   const rails = guardrails({ deny: [{ tag: "destructive" }], byRole: { junior: { deny: ["send_email"] } } });
 
-  it.each([
+  it.each<[string, unknown, string, RegExp]>([
     [
       "a typo'd role key",
       { toolName: "send_email", agent: "junior" },

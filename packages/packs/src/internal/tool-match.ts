@@ -4,9 +4,11 @@ import {
   type Tool,
   type ToolCallHookContext,
   type ToolFilter,
-  type ToolwareErrorCode,
-  ToolwareTypeError,
 } from "@toolware/core";
+import { describe, packOptionError } from "./option-error.js";
+
+export { describe, packOptionError } from "./option-error.js";
+
 import { fold, isCanonicalName, strictForm, visibleName } from "./spelling.js";
 
 /** Matches tools carrying a tag (`{ tag: "destructive" }` also matches tools defined with `destructive: true`). */
@@ -55,16 +57,6 @@ export interface NameForms {
    * NFKC would change), or undefined for any other name, which no allow list admits.
    */
   readonly strict: string | undefined;
-}
-
-/**
- * A {@link ToolwareTypeError} whose message keeps the pack's own prefix (`toolware/guardrails: …`)
- * instead of getting the core's `toolware: ` in front.
- */
-export function packOptionError(code: ToolwareErrorCode, message: string): ToolwareTypeError {
-  const error = new ToolwareTypeError(code, message);
-  error.message = message;
-  return error;
 }
 
 const formsCache = new Map<string, NameForms>();
@@ -186,21 +178,6 @@ function compileOne(matcher: unknown, where: string, loose: boolean): CompiledMa
     "TOOLWARE_INVALID_OPTION",
     `${where}: a tool matcher is a name, a glob, a RegExp, { tag: "…" } or { destructive: true }, got ${describe(matcher)}`,
   );
-}
-
-/** A short description of any value for a message; never throws (cycles, BigInts, throwing getters, Proxies). */
-export function describe(value: unknown): string {
-  try {
-    if (value === null) return "null";
-    if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-    if (typeof value === "bigint") return `${value}n`;
-    if (typeof value !== "object") return typeof value === "function" ? "a function" : String(value);
-    if (Array.isArray(value)) return "an array";
-    const json = JSON.stringify(value);
-    return json === undefined || json.length > 80 ? "an object" : json;
-  } catch {
-    return "an object";
-  }
 }
 
 /** Compiles a single matcher or a list of them (an empty list is refused: it would silently match nothing). */

@@ -1,3 +1,4 @@
+import { describe, packOptionError } from "../internal/option-error.js";
 import { isCardNumber, redactCards } from "./cards.js";
 import {
   BEARER,
@@ -9,6 +10,7 @@ import {
   TOKEN_PASSES,
 } from "./detectors.js";
 import { type JsonContext, redactJsonText } from "./json.js";
+import { checkRedactOptions, compilePatterns, DEFAULT_PLACEHOLDERS, PREFIX } from "./options.js";
 import { redactEmails, redactUrlCredentials } from "./scanners.js";
 
 /** What the redaction functions take (the pack takes these and a few more). */
@@ -39,67 +41,9 @@ export interface Redactor {
   value(value: unknown): unknown;
 }
 
-const DEFAULT_PLACEHOLDERS: Placeholders = {
-  secret: "[REDACTED]",
-  email: "[EMAIL-REDACTED]",
-  card: "[CARD-REDACTED]",
-  custom: "[REDACTED]",
-};
-export const PREFIX = "toolware/redact";
-const OPTION_KEYS = ["secrets", "emails", "cards", "keys", "patterns", "replacers", "placeholders", "maxDepth"];
-
 function jsonEscaped(ph: Placeholders): Placeholders {
   const e = (p: string): string => JSON.stringify(p).slice(1, -1);
   return { secret: e(ph.secret), email: e(ph.email), card: e(ph.card), custom: e(ph.custom) };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-function compilePatterns(patterns: unknown): RegExp[] {
-  if (patterns === undefined) return [];
-  if (!Array.isArray(patterns)) throw new TypeError(`${PREFIX}: \`patterns\` must be an array of RegExps or strings`);
-  return patterns.map((p, i) => {
-    if (p instanceof RegExp) return new RegExp(p.source, p.flags.includes("g") ? p.flags : `${p.flags}g`);
-    if (typeof p === "string" && p !== "") return new RegExp(escapeRegExp(p), "g");
-    throw new TypeError(`${PREFIX}: patterns[${i}] must be a RegExp or a non-empty string`);
-  });
-}
-
-/** Checks the shared options; `extra` lists keys the caller handles. */
-export function checkRedactOptions(options: unknown, extra: readonly string[] = []): RedactTextOptions {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== "object") throw new TypeError(`${PREFIX}: options must be an object`);
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.includes(key) && !extra.includes(key)) throw new TypeError(`${PREFIX}: unknown option \`${key}\``);
-  }
-  const o = options as RedactTextOptions;
-  for (const k of ["secrets", "emails", "cards"] as const) {
-    if (o[k] !== undefined && typeof o[k] !== "boolean") throw new TypeError(`${PREFIX}: \`${k}\` must be a boolean`);
-  }
-  if (
-    o.keys !== undefined &&
-    (!Array.isArray(o.keys) || o.keys.some((k) => typeof k !== "string" || k.trim() === ""))
-  ) {
-    throw new TypeError(`${PREFIX}: \`keys\` must be an array of key names`);
-  }
-  if (o.replacers !== undefined && (!Array.isArray(o.replacers) || o.replacers.some((r) => typeof r !== "function"))) {
-    throw new TypeError(`${PREFIX}: \`replacers\` must be an array of functions`);
-  }
-  if (o.placeholders !== undefined) {
-    if (o.placeholders === null || typeof o.placeholders !== "object") {
-      throw new TypeError(`${PREFIX}: \`placeholders\` must be an object`);
-    }
-    for (const [k, v] of Object.entries(o.placeholders)) {
-      if (!(k in DEFAULT_PLACEHOLDERS)) throw new TypeError(`${PREFIX}: unknown placeholder \`${k}\``);
-      if (typeof v !== "string") throw new TypeError(`${PREFIX}: placeholders.${k} must be a string`);
-    }
-  }
-  if (o.maxDepth !== undefined && !(Number.isInteger(o.maxDepth) && o.maxDepth > 0)) {
-    throw new TypeError(`${PREFIX}: \`maxDepth\` must be a positive integer`);
-  }
-  return o;
 }
 
 /** Compiles options into text and value redaction functions. */
@@ -133,7 +77,11 @@ export function createRedactor(options?: RedactTextOptions): Redactor {
     if (cards) s = redactCards(s, p.card, json);
     return s;
   };
-  const jsonContext: JsonContext = { run, isSecret: secrets ? isSecretKey : undefined, secretInJson: forms.json.secret };
+  const jsonContext: JsonContext = {
+    run,
+    isSecret: secrets ? isSecretKey : undefined,
+    secretInJson: forms.json.secret,
+  };
 
   const text = (input: string): string => {
     let s = secrets || emails || cards ? redactJsonText(input, jsonContext) : input;
@@ -141,7 +89,9 @@ export function createRedactor(options?: RedactTextOptions): Redactor {
     for (const re of custom) s = s.replace(re, (m) => (m === "" ? m : ph.custom));
     for (const r of replacers) {
       const next = r(s);
-      if (typeof next !== "string") throw new TypeError(`${PREFIX}: a replacer returned ${typeof next}, not a string`);
+      if (typeof next !== "string") {
+        throw packOptionError("TOOLWARE_INVALID_RETURN", `${PREFIX}: a replacer returned ${typeof next}, not a string`);
+      }
       s = next;
     }
     return s;

@@ -1,11 +1,7 @@
 import { definePack, formatToolResult, type Pack, type ToolCallHookContext } from "@toolware/core";
-import {
-  checkRedactOptions,
-  createRedactor as compile,
-  PREFIX,
-  type Redactor,
-  type RedactTextOptions,
-} from "./engine.js";
+import { describe, packOptionError } from "../internal/option-error.js";
+import { createRedactor as compile, type Redactor, type RedactTextOptions } from "./engine.js";
+import { checkRedactOptions, PREFIX } from "./options.js";
 
 export { isCardNumber, luhnValid } from "./cards.js";
 export { DEFAULT_SECRET_KEYS, type RedactKind } from "./detectors.js";
@@ -80,7 +76,9 @@ export function createRedactor(options?: RedactTextOptions): Redactor {
  * ```
  */
 export function redactText(text: string, options?: RedactTextOptions): string {
-  if (typeof text !== "string") throw new TypeError(`${PREFIX}: redactText() takes a string`);
+  if (typeof text !== "string") {
+    throw packOptionError("TOOLWARE_INVALID_ARGUMENT", `${PREFIX}: redactText() takes a string, got ${describe(text)}`);
+  }
   return redactorFor(options).text(text);
 }
 
@@ -125,14 +123,16 @@ function stringify(value: unknown): string | undefined {
  */
 export function redact(options: RedactOptions = {}): RedactPack {
   const o = checkRedactOptions(options, ["structured", "inputsInLogs", "priority"]) as RedactOptions;
-  if (o.structured !== undefined && typeof o.structured !== "boolean") {
-    throw new TypeError(`${PREFIX}: \`structured\` must be a boolean`);
-  }
-  if (o.inputsInLogs !== undefined && typeof o.inputsInLogs !== "boolean") {
-    throw new TypeError(`${PREFIX}: \`inputsInLogs\` must be a boolean`);
+  for (const k of ["structured", "inputsInLogs"] as const) {
+    if (o[k] !== undefined && typeof o[k] !== "boolean") {
+      throw packOptionError("TOOLWARE_INVALID_OPTION", `${PREFIX}: \`${k}\` must be a boolean, got ${describe(o[k])}`);
+    }
   }
   if (o.priority !== undefined && !Number.isFinite(o.priority)) {
-    throw new TypeError(`${PREFIX}: \`priority\` must be a finite number`);
+    throw packOptionError(
+      "TOOLWARE_INVALID_OPTION",
+      `${PREFIX}: \`priority\` must be a finite number, got ${describe(o.priority)}`,
+    );
   }
   const { structured = true, inputsInLogs = false, priority = -50, ...textOptions } = o;
   const redactor = compile(textOptions);

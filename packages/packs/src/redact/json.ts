@@ -32,6 +32,7 @@ export interface JsonContext {
 const PLAIN = /(?:[^"]+|"[^"\\]*")*/y;
 const ESCAPED = /"(?:[^"\\]|\\.)*"/y;
 const BARE = /[^\s,}\]]+/y;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL cannot occur raw in a JSON document, so it marks
 const MARKER = /"\u0000(\d+)\u0000"/g;
 const SEPARATOR = "\n\u0000\n";
 
@@ -144,6 +145,8 @@ export function redactJsonText(text: string, ctx: JsonContext): string {
   if (!text.includes("\\")) return ctx.run(text, true);
   const masked = mask(text, ctx);
   const redacted = redactDecoded(masked.decoded, ctx);
-  const encoded = redacted.map((s, i) => (s === masked.decoded[i] ? (masked.literals[i] as string) : JSON.stringify(s)));
+  const encoded = redacted.map((s, i) =>
+    s === masked.decoded[i] ? (masked.literals[i] as string) : JSON.stringify(s),
+  );
   return ctx.run(masked.text, true).replace(MARKER, (_m, i: string) => encoded[Number(i)] as string);
 }

@@ -8,7 +8,7 @@
  * contain the character it starts from, so no character is read from two starts.
  */
 
-const enum C {
+enum C {
   Dot = 46,
   Dash = 45,
   Plus = 43,
