@@ -1,4 +1,4 @@
-import { describe, packOptionError } from "../internal/option-error.js";
+import { packOptionError } from "../internal/option-error.js";
 import { isCardNumber, redactCards } from "./cards.js";
 import {
   BEARER,

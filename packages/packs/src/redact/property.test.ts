@@ -142,3 +142,141 @@ describe("redaction properties", () => {
     );
   });
 });
+
+// Every string a JSON text holds, decoded, and the strings of JSON documents nested in them.
+function decodedStrings(text: string, depth = 0): string[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [text];
+  }
+  const out: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === "string") {
+      out.push(v);
+      if (depth < 4) out.push(...decodedStrings(v, depth + 1));
+    } else if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === "object") {
+      for (const [k, item] of Object.entries(v)) {
+        out.push(k);
+        walk(item);
+      }
+    }
+  };
+  walk(value);
+  return out;
+}
+
+const KEY = fc.constantFrom(
+  "password",
+  "api_key",
+  "apiKey",
+  "client_secret",
+  "x-api-key",
+  "githubToken",
+  "DB_PASSWORD",
+);
+const VALUE = fc.stringMatching(/^[A-Za-z0-9_!#$%*+/-][A-Za-z0-9 _!#$%*+/-]{5,19}$/).filter((v) => v.trim() === v);
+
+/** `key: "value"` lines as logs and configs write them, each with the part that must go. */
+const QUOTED_PAIR: fc.Arbitrary<Planted> = fc
+  .tuple(KEY, fc.constantFrom(': "', '="', " = '", ": '", '":"', '=\\"'), VALUE)
+  .map(([key, open, value]) => {
+    const close = open.endsWith('\\"') ? '\\"' : open.endsWith("'") ? "'" : '"';
+    const lead = open.startsWith('"') ? '"' : "";
+    return { text: `${lead}${key}${open}${value}${close}`, secret: value };
+  });
+
+/** A secret planted in a JSON text of some shape; `parses`: the text is one JSON document. */
+const JSON_SHAPES = fc
+  .tuple(fc.oneof(SECRETS, QUOTED_PAIR), FILLER, fc.integer({ min: 0, max: 6 }), fc.boolean())
+  .map(([s, f, shape, pretty]) => {
+    const line = `${f} ${s.text} ${f}`;
+    const indent = pretty ? 2 : undefined;
+    const doc = (v: unknown) => JSON.stringify(v, null, indent);
+    const texts = [
+      doc({ id: 1, note: line, tags: ["a", line] }), // a string field
+      doc({ body: doc({ data: { message: line } }) }), // JSON inside a string field
+      doc({ outer: doc({ inner: doc({ log: line }) }) }), // three levels
+      doc([
+        { level: "info", msg: `request done ${line}` },
+        { level: "warn", msg: line },
+      ]), // log records
+      doc(doc({ payload: line })), // a JSON string holding a document
+      doc({ headers: { "x-trace": line }, body: [[line]] }),
+      `${doc({ a: line })}\n${doc({ b: doc({ c: line }) })}`, // JSON Lines: not one document
+    ];
+    return { planted: s, text: texts[shape] as string, parses: shape !== 6 };
+  });
+
+describe("redaction properties: JSON text", () => {
+  it("no planted secret survives in JSON text, escaped or nested, and a document stays a document", () => {
+    fc.assert(
+      fc.property(JSON_SHAPES, ({ planted, text, parses }) => {
+        const out = redactText(text);
+        const seen = [out, ...out.split("\n").flatMap((l) => decodedStrings(l))];
+        for (const s of seen) expect(survives(s, planted), `${planted.text} in ${out}`).toBe(false);
+        if (parses) expect(() => JSON.parse(out), out).not.toThrow();
+        expect(redactText(out)).toBe(out);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("any JSON document stays valid JSON, whatever its strings hold", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.boolean(), (value, pretty) => {
+        const text = JSON.stringify(value, null, pretty ? 2 : undefined);
+        const out = redactText(text);
+        expect(() => JSON.parse(out), out).not.toThrow();
+        const nested = JSON.stringify({ body: text });
+        expect(() => JSON.parse(redactText(nested))).not.toThrow();
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("redaction properties: cards in CSV rows and JSON arrays", () => {
+  const small = fc.integer({ min: 0, max: 99999 }).map(String);
+
+  it("finds every card in CSV rows, whatever sits in the other columns", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(small, cardDigits, fc.constantFrom(" ", "-", "")), { minLength: 1, maxLength: 5 }),
+        fc.constantFrom(",", ";", "\t"),
+        (rows, sep) => {
+          const text = rows.map(([id, digits, g]) => [id, grouped(digits, g), id].join(sep)).join("\n");
+          const out = redactText(text);
+          for (const [, digits] of rows)
+            expect(survives(out, { text: "", secret: digits, digitsOnly: true })).toBe(false);
+          expect(out.split("\n")).toHaveLength(rows.length);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("finds every card in compact JSON arrays and in grouped lists separated by commas, and keeps the JSON valid", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(cardDigits, small), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom(" ", "-"),
+        (items, g) => {
+          const cards = items.filter((x) => x.length >= 13);
+          const array = `[${items.join(",")}]`;
+          const out = redactText(array);
+          expect(() => JSON.parse(out), out).not.toThrow();
+          const list = items.map((x) => grouped(x, g)).join(",");
+          const listOut = redactText(list);
+          for (const digits of cards) {
+            expect(out).not.toContain(digits);
+            expect(survives(listOut, { text: "", secret: digits, digitsOnly: true }), listOut).toBe(false);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
