@@ -1,5 +1,6 @@
 import type { SuiteResult, Timing } from "./harness.js";
 import { median } from "./harness.js";
+import { redactConsole, redactSection, redactVerdict } from "./redact-report.js";
 
 /** One target of the issue, judged on this run. */
 export interface Verdict {
@@ -164,6 +165,8 @@ export function judge(results: Results): Verdict[] {
       note: "PASS below 0.1 byte/call of growth (a leak of one small object per call is ≥ 30 bytes/call)",
     });
   }
+  const redact = redactVerdict(results);
+  if (redact !== undefined) verdicts.push(redact);
   return verdicts;
 }
 
@@ -263,8 +266,11 @@ export function render(info: RunInfo, results: Results): string {
     "",
   );
 
+  lines.push(...redactSection(results));
+
   lines.push("## Every subject", "");
-  for (const suite of [...new Set(results.map((r) => r.suite))]) {
+  // redact's figures are throughput, shown in their own section above.
+  for (const suite of [...new Set(results.filter((r) => r.suite !== "redact").map((r) => r.suite))]) {
     const cases = results.filter((r) => r.suite === suite && r.timings.length > 0);
     if (cases.length === 0) continue;
     lines.push(
@@ -309,7 +315,7 @@ export function renderConsole(results: Results): string {
   rows.push(
     `${"suite:case".padEnd(20)} ${"subject".padEnd(62)} ${"ns/call".padStart(10)} ${"overhead".padStart(10)} ${"×direct".padStart(8)}`,
   );
-  for (const r of results) {
+  for (const r of results.filter((x) => x.suite !== "redact")) {
     for (const t of r.timings) {
       const isRef = t.id === r.reference;
       rows.push(
@@ -325,7 +331,7 @@ export function renderConsole(results: Results): string {
       `heap after GC every 100k calls (KiB): ${samples.map((x) => Math.round(x.heapUsed / 1024)).join(" ")}`,
     );
   }
-  rows.push("");
+  rows.push(...redactConsole(results), "");
   for (const v of judge(results)) rows.push(`${v.pass ? "PASS" : "MISS"}  ${v.target}: ${v.measured}`);
   return rows.join("\n");
 }
