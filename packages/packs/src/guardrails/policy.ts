@@ -173,10 +173,10 @@ function where(block: GuardrailsBlock): string {
 /** The default agent-facing reason. */
 export function defaultReason(block: GuardrailsBlock): string {
   switch (block.kind) {
+    // An invisible character would make the reason name a tool that looks like another: show it.
     case "deny":
-      return `${block.toolName} is on the deny list${where(block)} (${block.matched})`;
+      return `${visibleName(block.toolName)} is on the deny list${where(block)} (${block.matched})`;
     case "allow":
-      // An invisible character would make the reason name a tool that looks allowed: show it.
       return isCanonicalName(block.toolName)
         ? `${block.toolName} is not on the allow list${where(block)}`
         : `${visibleName(block.toolName)} is not on the allow list${where(block)} (allow lists admit only the canonical spelling: no invisible, fullwidth or other compatibility characters)`;
@@ -188,7 +188,7 @@ export function defaultReason(block: GuardrailsBlock): string {
 /** The default warning text. */
 export function warningText(toolName: string, hit: GuardrailsHit): string {
   const scope = hit.scope === "global" ? "" : `, ${hit.scope}`;
-  return `executing sensitive tool ${toolName} (warn list${scope}: ${hit.matched})`;
+  return `executing sensitive tool ${visibleName(toolName)} (warn list${scope}: ${hit.matched})`;
 }
 
 /** A policy that applies only to calls for which `when` holds (e.g. by task). */

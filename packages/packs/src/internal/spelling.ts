@@ -130,20 +130,22 @@ export function isCanonicalName(name: string): boolean {
 }
 
 /**
- * A name with its invisible and non-ASCII characters written as `\u{…}` escapes, for messages:
- * a reason that prints a zero-width space as nothing would name the wrong tool.
+ * A name with its invisible characters, and those NFKC would change, written as `\u{…}` escapes,
+ * for messages: a reason that prints a zero-width space as nothing would name the wrong tool.
+ * A canonically spelled name comes back as it is.
  *
  * @example
  * ```ts
  * visibleName("read\u200bfile"); // "read\\u{200b}file"
+ * visibleName("café"); // "café"
  * ```
  */
 export function visibleName(name: string): string {
   if (PLAIN_ASCII.test(name)) return name;
   let out = "";
   for (const ch of name) {
-    const code = ch.codePointAt(0) as number;
-    out += code >= 0x20 && code < 0x7f ? ch : `\\u{${code.toString(16)}}`;
+    const odd = INVISIBLE.test(ch) || ch.normalize("NFKC") !== ch;
+    out += odd ? `\\u{${(ch.codePointAt(0) as number).toString(16)}}` : ch;
   }
   return out;
 }
