@@ -1,5 +1,6 @@
 import { definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
-import { describe, nameForms, packOptionError, type ToolFacts } from "../internal/tool-match.js";
+import { packTypeError, shown } from "../internal/errors.js";
+import { nameForms, type ToolFacts } from "../internal/tool-match.js";
 import { checkOptions, checkQuery } from "./options.js";
 import {
   compilePolicy,
@@ -112,7 +113,7 @@ export function guardrails(options: GuardrailsOptions): GuardrailsPack {
     roles.length > 0 ||
     rules.length > 0;
   if (!hasLists) {
-    throw packOptionError(
+    throw packTypeError(
       "TOOLWARE_INVALID_OPTION",
       `${PREFIX}: give at least one of deny, allow, warn, byRole or rules`,
     );
@@ -154,10 +155,7 @@ export function guardrails(options: GuardrailsOptions): GuardrailsPack {
     const reason: unknown = message(block);
     // A throw here fails the hook, which blocks: a broken message function never lets a call through.
     if (typeof reason !== "string") {
-      throw packOptionError(
-        "TOOLWARE_INVALID_RETURN",
-        `${PREFIX}: \`message\` returned ${describe(reason)}, not a string`,
-      );
+      throw packTypeError("TOOLWARE_INVALID_RETURN", `${PREFIX}: \`message\` returned ${shown(reason)}, not a string`);
     }
     return reason;
   };

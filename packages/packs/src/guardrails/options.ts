@@ -1,72 +1,51 @@
-import { describe, packOptionError } from "../internal/tool-match.js";
+import { packTypeError, shown } from "../internal/errors.js";
+import { checkFunction, checkKeys, checkMessage, checkOptionsObject, checkPriority } from "../internal/options.js";
 import type { GuardrailsOptions, GuardrailsQuery } from "./index.js";
-import { checkKeys, isOptionsObject } from "./policy.js";
+import { LIST_ALIASES } from "./policy.js";
 
 const PREFIX = "toolware/guardrails";
 const OPTION_KEYS = ["deny", "allow", "warn", "byRole", "rules", "onWarn", "message", "unmatchableNames", "priority"];
 export function checkOptions(options: GuardrailsOptions): void {
-  if (!isOptionsObject(options)) {
-    throw packOptionError(
-      "TOOLWARE_INVALID_OPTION",
-      `${PREFIX}: guardrails() takes an options object { deny?, allow?, warn?, byRole?, rules? }, got ${describe(options)}`,
-    );
-  }
-  checkKeys(options, OPTION_KEYS, PREFIX);
+  checkOptionsObject(
+    options,
+    `${PREFIX}: guardrails() takes an options object { deny?, allow?, warn?, byRole?, rules? }`,
+  );
+  checkKeys(options, OPTION_KEYS, PREFIX, { aliases: LIST_ALIASES });
   const { onWarn, message, unmatchableNames, priority } = options;
-  if (onWarn !== undefined && typeof onWarn !== "function") {
-    throw packOptionError(
-      "TOOLWARE_INVALID_OPTION",
-      `${PREFIX}: \`onWarn\` must be a function, got ${describe(onWarn)}`,
-    );
-  }
-  if (
-    message !== undefined &&
-    typeof message !== "function" &&
-    (typeof message !== "string" || message.trim() === "")
-  ) {
-    throw packOptionError(
-      "TOOLWARE_INVALID_OPTION",
-      `${PREFIX}: \`message\` must be a non-empty string or a function, got ${describe(message)}`,
-    );
-  }
+  checkFunction(onWarn, "onWarn", PREFIX);
+  checkMessage(message, PREFIX);
   if (unmatchableNames !== undefined && unmatchableNames !== "block" && unmatchableNames !== "allow") {
-    throw packOptionError(
+    throw packTypeError(
       "TOOLWARE_INVALID_OPTION",
-      `${PREFIX}: \`unmatchableNames\` must be "block" or "allow", got ${describe(unmatchableNames)}`,
+      `${PREFIX}: \`unmatchableNames\` must be "block" or "allow", got ${shown(unmatchableNames)}`,
     );
   }
-  if (priority !== undefined && !Number.isFinite(priority)) {
-    throw packOptionError(
-      "TOOLWARE_INVALID_OPTION",
-      `${PREFIX}: \`priority\` must be a finite number, got ${describe(priority)}`,
-    );
-  }
+  checkPriority(priority, PREFIX);
 }
 
 const QUERY_KEYS = ["toolName", "tags", "destructive", "role"];
 
 /** check() decides for a tool that is not running: a typo there would answer for the wrong tool or role. */
 export function checkQuery(query: GuardrailsQuery): void {
-  const usage = "check() takes { toolName, tags?, destructive?, role? }";
-  if (!isOptionsObject(query)) {
-    throw packOptionError("TOOLWARE_INVALID_ARGUMENT", `${PREFIX}: ${usage}, got ${describe(query)}`);
+  if (query === null || typeof query !== "object" || Array.isArray(query)) {
+    const usage = "check() takes { toolName, tags?, destructive?, role? }";
+    throw packTypeError("TOOLWARE_INVALID_ARGUMENT", `${PREFIX}: ${usage}, got ${shown(query)}`);
   }
-  for (const key of Object.keys(query)) {
-    if (QUERY_KEYS.includes(key)) continue;
-    const hint = key === "agent" ? "pass `role: agent.role`" : key === "name" ? "did you mean `toolName`?" : usage;
-    const label = /^[\w$]{1,64}$/.test(key) ? `\`${key}\`` : JSON.stringify(key.slice(0, 64));
-    throw packOptionError("TOOLWARE_UNKNOWN_OPTION", `${PREFIX}: check(): unknown key ${label} (${hint})`);
-  }
+  // `agent` is what invoke() takes; here the role itself is asked for.
+  checkKeys(query, QUERY_KEYS, `${PREFIX}: check()`, {
+    what: "unknown key",
+    aliases: { agent: "role", name: "toolName" },
+  });
   const { toolName, tags, destructive, role } = query;
   const wrong =
     typeof toolName !== "string"
-      ? `\`toolName\` must be a string, got ${describe(toolName)}`
+      ? `\`toolName\` must be a string, got ${shown(toolName)}`
       : tags !== undefined && (!Array.isArray(tags) || tags.some((t) => typeof t !== "string"))
-        ? `\`tags\` must be an array of strings, got ${describe(tags)}`
+        ? `\`tags\` must be an array of strings, got ${shown(tags)}`
         : destructive !== undefined && typeof destructive !== "boolean"
-          ? `\`destructive\` must be a boolean, got ${describe(destructive)}`
+          ? `\`destructive\` must be a boolean, got ${shown(destructive)}`
           : role !== undefined && typeof role !== "string"
-            ? `\`role\` must be a string, got ${describe(role)}`
+            ? `\`role\` must be a string, got ${shown(role)}`
             : undefined;
-  if (wrong !== undefined) throw packOptionError("TOOLWARE_INVALID_ARGUMENT", `${PREFIX}: check(): ${wrong}`);
+  if (wrong !== undefined) throw packTypeError("TOOLWARE_INVALID_ARGUMENT", `${PREFIX}: check(): ${wrong}`);
 }

@@ -1,14 +1,13 @@
 import type { ToolCallHookContext } from "@toolware/core";
-import { isPlainObject } from "../internal/in-place.js";
+import { packTypeError, shown } from "../internal/errors.js";
+import { checkKeys, checkOptionsObject } from "../internal/options.js";
 import { isCanonicalName, visibleName } from "../internal/spelling.js";
 import {
   type CompiledMatcher,
   compileMatcher,
   compileMatchers,
-  describe,
   firstMatch,
   type NameForms,
-  packOptionError,
   type ToolFacts,
   type ToolMatcher,
 } from "../internal/tool-match.js";
@@ -60,8 +59,8 @@ export interface CompiledPolicy {
 }
 
 const POLICY_KEYS = ["deny", "allow", "warn"];
-// Names other libraries (and the seed's constants) use for the lists.
-const LIST_ALIASES: Readonly<Record<string, string>> = {
+/** Names other libraries (and the seed's constants) use for the lists, for the "did you mean" hints. */
+export const LIST_ALIASES: Readonly<Record<string, string>> = {
   block: "deny",
   blocked: "deny",
   blocklist: "deny",
@@ -80,27 +79,6 @@ const LIST_ALIASES: Readonly<Record<string, string>> = {
   by_role: "byRole",
 };
 
-/** True for `{}`-style objects; a Proxy whose traps throw is not one. */
-export function isOptionsObject(value: unknown): value is Record<string, unknown> {
-  try {
-    return isPlainObject(value);
-  } catch {
-    return false;
-  }
-}
-
-/** Throws for the first key not in `known`, with the list name it probably meant. */
-export function checkKeys(object: object, known: readonly string[], where: string): void {
-  for (const key of Object.keys(object)) {
-    if (known.includes(key)) continue;
-    const alias = Object.hasOwn(LIST_ALIASES, key) ? LIST_ALIASES[key] : undefined;
-    const hint =
-      alias !== undefined && known.includes(alias) ? `did you mean \`${alias}\`?` : `expected ${known.join(", ")}`;
-    const label = /^[\w$]{1,64}$/.test(key) ? `\`${key}\`` : JSON.stringify(key.slice(0, 64));
-    throw packOptionError("TOOLWARE_UNKNOWN_OPTION", `${where}: unknown option ${label} (${hint})`);
-  }
-}
-
 /**
  * Checks and compiles one policy object; `extra` lists keys the caller handles itself. A nested
  * policy (a role's, a rule's) must hold at least one list: without one it would silently apply nothing.
@@ -113,16 +91,11 @@ export function compilePolicy(
 ): CompiledPolicy {
   const nested = !where.endsWith(":");
   const name = where.replace(/:$/, "");
-  if (!isOptionsObject(policy)) {
-    throw packOptionError(
-      "TOOLWARE_INVALID_OPTION",
-      `${name} must be an object { deny?, allow?, warn? }, got ${describe(policy)}`,
-    );
-  }
-  checkKeys(policy, [...POLICY_KEYS, ...extra], name);
+  checkOptionsObject(policy, `${name} must be an object { deny?, allow?, warn? }`);
+  checkKeys(policy as object, [...POLICY_KEYS, ...extra], name, { aliases: LIST_ALIASES });
   const p = policy as GuardrailsPolicy;
   if (nested && p.deny === undefined && p.allow === undefined && p.warn === undefined) {
-    throw packOptionError(
+    throw packTypeError(
       "TOOLWARE_INVALID_OPTION",
       `${name} has no list: give it deny, allow or warn (an entry without one would apply nothing)`,
     );
@@ -235,15 +208,10 @@ export function memo(
 /** Checks and compiles `byRole`. */
 export function compileRoles(byRole: unknown): { key: CompiledMatcher; policy: CompiledPolicy }[] {
   if (byRole === undefined) return [];
-  if (!isOptionsObject(byRole)) {
-    throw packOptionError(
-      "TOOLWARE_INVALID_OPTION",
-      `${PREFIX}: \`byRole\` must be an object { [role]: { deny?, allow?, warn? } }, got ${describe(byRole)}`,
-    );
-  }
-  const entries = Object.entries(byRole);
+  checkOptionsObject(byRole, `${PREFIX}: \`byRole\` must be an object { [role]: { deny?, allow?, warn? } }`);
+  const entries = Object.entries(byRole as object);
   if (entries.length === 0) {
-    throw packOptionError("TOOLWARE_INVALID_OPTION", `${PREFIX}: \`byRole\` has no roles (leave it out instead)`);
+    throw packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: \`byRole\` has no roles (leave it out instead)`);
   }
   return entries.map(([role, policy]) => ({
     key: compileRole(role, `${PREFIX}: byRole key`),
@@ -255,23 +223,24 @@ export function compileRoles(byRole: unknown): { key: CompiledMatcher; policy: C
 export function compileRules(rules: unknown): CompiledRule[] {
   if (rules === undefined) return [];
   if (!Array.isArray(rules)) {
-    throw packOptionError(
+    throw packTypeError(
       "TOOLWARE_INVALID_OPTION",
-      `${PREFIX}: \`rules\` must be an array of { when, deny?, allow?, warn? }, got ${describe(rules)}`,
+      `${PREFIX}: \`rules\` must be an array of { when, deny?, allow?, warn? }, got ${shown(rules)}`,
     );
   }
   if (rules.length === 0) {
-    throw packOptionError("TOOLWARE_INVALID_OPTION", `${PREFIX}: \`rules\` is empty (leave it out instead)`);
+    throw packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: \`rules\` is empty (leave it out instead)`);
   }
   return rules.map((rule: GuardrailsRule, i) => {
     const where = `${PREFIX}: rules[${i}]`;
-    if (!isOptionsObject(rule) || typeof rule.when !== "function") {
-      throw packOptionError("TOOLWARE_INVALID_OPTION", `${where} needs a \`when(ctx)\` function`);
+    checkOptionsObject(rule, `${where} must be an object { when, deny?, allow?, warn? }`);
+    if (typeof rule.when !== "function") {
+      throw packTypeError("TOOLWARE_INVALID_OPTION", `${where} needs a \`when(ctx)\` function`);
     }
     if (rule.name !== undefined && (typeof rule.name !== "string" || rule.name.trim() === "")) {
-      throw packOptionError(
+      throw packTypeError(
         "TOOLWARE_INVALID_OPTION",
-        `${where}.name must be a non-empty string, got ${describe(rule.name)}`,
+        `${where}.name must be a non-empty string, got ${shown(rule.name)}`,
       );
     }
     const policy = compilePolicy(rule, where, `rule ${rule.name ?? `#${i}`}`, ["when", "name"]);

@@ -8,8 +8,10 @@ import { approval } from "../approval/index.js";
 import { cache, memoryCacheStore } from "../cache/index.js";
 import { circuitBreaker } from "../circuit-breaker/index.js";
 import { debugLog } from "../debug-log/index.js";
+import { guardrails } from "../guardrails/index.js";
 import { loopGuard } from "../loop-guard/index.js";
 import { memoryRateLimitStore, rateLimit } from "../rate-limit/index.js";
+import { createRedactor, redact } from "../redact/index.js";
 import { checkPath, queryRules, safePath, validate } from "../validate/index.js";
 
 interface Subject {
@@ -114,6 +116,30 @@ const SUBJECTS: Record<string, Subject> = {
     "rewrite",
     "priority",
   ]),
+  // Not `onWarn`: its typos "nWarn" and "oWarn" are as close to `warn`, another option.
+  guardrails: s(guardrails, "toolware/guardrails", { deny: ["x"] }, [
+    "allow",
+    "warn",
+    "byRole",
+    "rules",
+    "message",
+    "unmatchableNames",
+    "priority",
+  ]),
+  redact: s(redact, "toolware/redact", {}, [
+    "secrets",
+    "emails",
+    "cards",
+    "keys",
+    "patterns",
+    "replacers",
+    "placeholders",
+    "maxDepth",
+    "structured",
+    "inputsInLogs",
+    "priority",
+  ]),
+  createRedactor: s(createRedactor, "toolware/redact", {}, ["secrets", "keys", "placeholders", "maxDepth"]),
   memoryCacheStore: s(memoryCacheStore, "toolware/cache: memoryCacheStore()", {}, ["maxEntries"]),
   memoryRateLimitStore: s(memoryRateLimitStore, "toolware/rate-limit: memoryRateLimitStore()", {}, ["sweepEvery"]),
   checkPath: s((o: never) => checkPath("a.txt", o), "toolware/validate: checkPath()", { root: "/srv" }, ["allowRoot"]),

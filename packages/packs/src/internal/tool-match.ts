@@ -5,9 +5,7 @@ import {
   type ToolCallHookContext,
   type ToolFilter,
 } from "@toolware/core";
-import { describe, packOptionError } from "./option-error.js";
-
-export { describe, packOptionError } from "./option-error.js";
+import { packTypeError, shown } from "./errors.js";
 
 import { fold, isCanonicalName, strictForm, visibleName } from "./spelling.js";
 
@@ -107,7 +105,7 @@ function compileOne(matcher: unknown, where: string, loose: boolean): CompiledMa
   if (typeof matcher === "string") {
     const normalized = normalizeName(matcher);
     if (normalized === "") {
-      throw packOptionError(
+      throw packTypeError(
         "TOOLWARE_INVALID_OPTION",
         `${where}: the name ${JSON.stringify(matcher)} matches nothing once normalised`,
       );
@@ -115,7 +113,7 @@ function compileOne(matcher: unknown, where: string, loose: boolean): CompiledMa
     const one = nameTest(normalized);
     if (!loose) {
       if (!isCanonicalName(matcher)) {
-        throw packOptionError(
+        throw packTypeError(
           "TOOLWARE_INVALID_OPTION",
           `${where}: ${JSON.stringify(visibleName(matcher))} is not spelled canonically (invisible, fullwidth or other compatibility characters), so no tool name could match it; write it in plain letters`,
         );
@@ -142,9 +140,9 @@ function compileOne(matcher: unknown, where: string, loose: boolean): CompiledMa
     if (keys.length === 1 && keys[0] === "tag") {
       const raw = (matcher as TagMatcher).tag;
       if (typeof raw !== "string" || normalizeName(raw) === "") {
-        throw packOptionError(
+        throw packTypeError(
           "TOOLWARE_INVALID_OPTION",
-          `${where}: \`{ tag }\` needs a non-empty tag name, got ${describe(raw)}`,
+          `${where}: \`{ tag }\` needs a non-empty tag name, got ${shown(raw)}`,
         );
       }
       const tag = normalizeName(raw);
@@ -163,9 +161,9 @@ function compileOne(matcher: unknown, where: string, loose: boolean): CompiledMa
     if (keys.length === 1 && keys[0] === "destructive") {
       const flag = (matcher as DestructiveMatcher).destructive;
       if (typeof flag !== "boolean") {
-        throw packOptionError(
+        throw packTypeError(
           "TOOLWARE_INVALID_OPTION",
-          `${where}: \`{ destructive }\` takes true or false, got ${describe(flag)}`,
+          `${where}: \`{ destructive }\` takes true or false, got ${shown(flag)}`,
         );
       }
       return {
@@ -174,9 +172,9 @@ function compileOne(matcher: unknown, where: string, loose: boolean): CompiledMa
       };
     }
   }
-  throw packOptionError(
+  throw packTypeError(
     "TOOLWARE_INVALID_OPTION",
-    `${where}: a tool matcher is a name, a glob, a RegExp, { tag: "…" } or { destructive: true }, got ${describe(matcher)}`,
+    `${where}: a tool matcher is a name, a glob, a RegExp, { tag: "…" } or { destructive: true }, got ${shown(matcher)}`,
   );
 }
 
@@ -184,7 +182,7 @@ function compileOne(matcher: unknown, where: string, loose: boolean): CompiledMa
 export function compileMatchers(list: unknown, where: string, loose: boolean): CompiledMatcher[] {
   const items = Array.isArray(list) ? (list as unknown[]) : [list];
   if (Array.isArray(list) && items.length === 0)
-    throw packOptionError("TOOLWARE_INVALID_OPTION", `${where}: the list is empty`);
+    throw packTypeError("TOOLWARE_INVALID_OPTION", `${where}: the list is empty`);
   return items.map((m, i) => compileMatcher(m, Array.isArray(list) ? `${where}[${i}]` : where, loose));
 }
 

@@ -1,4 +1,4 @@
-import { packOptionError } from "../internal/option-error.js";
+import { packTypeError } from "../internal/errors.js";
 import { isCardNumber, redactCards } from "./cards.js";
 import {
   BEARER,
@@ -90,7 +90,7 @@ export function createRedactor(options?: RedactTextOptions): Redactor {
     for (const r of replacers) {
       const next = r(s);
       if (typeof next !== "string") {
-        throw packOptionError("TOOLWARE_INVALID_RETURN", `${PREFIX}: a replacer returned ${typeof next}, not a string`);
+        throw packTypeError("TOOLWARE_INVALID_RETURN", `${PREFIX}: a replacer returned ${typeof next}, not a string`);
       }
       s = next;
     }

@@ -1,5 +1,6 @@
 import { definePack, formatToolResult, type Pack, type ToolCallHookContext } from "@toolware/core";
-import { describe, packOptionError } from "../internal/option-error.js";
+import { packTypeError, shown } from "../internal/errors.js";
+import { checkBoolean, checkPriority } from "../internal/options.js";
 import { createRedactor as compile, type Redactor, type RedactTextOptions } from "./engine.js";
 import { checkRedactOptions, PREFIX } from "./options.js";
 
@@ -77,7 +78,7 @@ export function createRedactor(options?: RedactTextOptions): Redactor {
  */
 export function redactText(text: string, options?: RedactTextOptions): string {
   if (typeof text !== "string") {
-    throw packOptionError("TOOLWARE_INVALID_ARGUMENT", `${PREFIX}: redactText() takes a string, got ${describe(text)}`);
+    throw packTypeError("TOOLWARE_INVALID_ARGUMENT", `${PREFIX}: redactText() takes a string, got ${shown(text)}`);
   }
   return redactorFor(options).text(text);
 }
@@ -123,17 +124,9 @@ function stringify(value: unknown): string | undefined {
  */
 export function redact(options: RedactOptions = {}): RedactPack {
   const o = checkRedactOptions(options, ["structured", "inputsInLogs", "priority"]) as RedactOptions;
-  for (const k of ["structured", "inputsInLogs"] as const) {
-    if (o[k] !== undefined && typeof o[k] !== "boolean") {
-      throw packOptionError("TOOLWARE_INVALID_OPTION", `${PREFIX}: \`${k}\` must be a boolean, got ${describe(o[k])}`);
-    }
-  }
-  if (o.priority !== undefined && !Number.isFinite(o.priority)) {
-    throw packOptionError(
-      "TOOLWARE_INVALID_OPTION",
-      `${PREFIX}: \`priority\` must be a finite number, got ${describe(o.priority)}`,
-    );
-  }
+  checkBoolean(o.structured, "structured", PREFIX);
+  checkBoolean(o.inputsInLogs, "inputsInLogs", PREFIX);
+  checkPriority(o.priority, PREFIX);
   const { structured = true, inputsInLogs = false, priority = -50, ...textOptions } = o;
   const redactor = compile(textOptions);
 
