@@ -6,13 +6,20 @@ import {
   type ApprovalDecision,
   type ApprovalOptions,
   checkOptions,
+  type ExternalApproval,
   defaultMessageFor,
   defaultPrompt,
   defaultReason,
 } from "./options.js";
 
 export { type ApprovalAnswer, displayJson, editProblem, printable } from "./answer.js";
-export type { ApprovalDecision, ApprovalOptions, ApprovalPromptInfo, ApprovalSource } from "./options.js";
+export type {
+  ApprovalDecision,
+  ApprovalOptions,
+  ApprovalPromptInfo,
+  ApprovalSource,
+  ExternalApproval,
+} from "./options.js";
 export type { ToolSelector };
 
 declare module "@toolware/core" {
@@ -105,7 +112,7 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
     never: remember === "none" ? new Set() : lower(options.neverWords ?? ["never"]),
     editPrefix: options.edits === false ? undefined : (options.editPrefix ?? "edit").trim().toLowerCase(),
   };
-  const { parseAnswer, onDecision, message } = options;
+  const { parseAnswer, onDecision, message, external } = options;
   const promptOf = options.prompt ?? defaultPrompt;
   const defaultMessage = options.defaultMessage ?? defaultMessageFor(words, remember);
   const memory = new Map<string, boolean>();
@@ -147,6 +154,29 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
       settle(ctx, { ...base, approved: known, source: "remembered", answer: undefined, detail: undefined });
       return;
     }
+    if (external !== undefined) {
+      let given: ExternalApproval;
+      try {
+        given = await external(ctx);
+      } catch (e) {
+        const detail = `the external approval failed: ${messageOf(e)}`;
+        settle(ctx, { ...base, approved: false, source: "unavailable", answer: undefined, detail });
+        return;
+      }
+      if (given === "defer") {
+        settle(ctx, { ...base, approved: false, source: "deferred", answer: undefined, detail: undefined });
+        return;
+      }
+      if (given !== undefined) {
+        const problem = answerProblem(given);
+        if (problem !== undefined) {
+          settle(ctx, { ...base, approved: false, source: "invalid-answer", answer: undefined, detail: problem });
+          return;
+        }
+        apply(ctx, key, given, "external", undefined);
+        return;
+      }
+    }
     const prompt = promptOf({
       ctx,
       toolName: ctx.toolName,
@@ -165,16 +195,27 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
       settle(ctx, { ...base, approved: false, source: "invalid-answer", answer: asked.answer, detail: parsed });
       return;
     }
+    apply(ctx, key, parsed, "human", asked.answer);
+  }
+
+  function apply(
+    ctx: ToolCallHookContext,
+    key: string | undefined,
+    parsed: ApprovalAnswer,
+    source: "human" | "external",
+    answer: string | undefined,
+  ): void {
     const approved = parsed.approve === true;
     const edited = approved && parsed.input !== undefined;
     if (edited) writeInPlace(ctx.toolInput, parsed.input as Record<string, unknown>, editMode);
     const stored = key !== undefined && parsed.remember === true && !edited;
     if (stored) memory.set(key, approved);
     settle(ctx, {
-      ...base,
+      toolName: ctx.toolName,
+      callId: ctx.callId,
       approved,
-      source: "human",
-      answer: asked.answer,
+      source,
+      answer,
       edited,
       remembered: stored,
       detail: approved ? undefined : parsed.reason,

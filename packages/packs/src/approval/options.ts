@@ -5,7 +5,22 @@ import type { ToolSelector } from "../internal/tool-match.js";
 import { type AnswerWords, type ApprovalAnswer, displayJson, printable } from "./answer.js";
 
 /** How a call's approval was settled. */
-export type ApprovalSource = "human" | "remembered" | "timeout" | "cancelled" | "unavailable" | "invalid-answer";
+export type ApprovalSource =
+  | "human"
+  | "external"
+  | "deferred"
+  | "remembered"
+  | "timeout"
+  | "cancelled"
+  | "unavailable"
+  | "invalid-answer";
+
+/**
+ * An answer given outside the chain (an agent framework's own approval flow): an
+ * {@link ApprovalAnswer}, `"defer"` to hand the call to that flow (the call is blocked now and
+ * asked there), or undefined to ask through `ctx.requestHumanInput` as usual.
+ */
+export type ExternalApproval = ApprovalAnswer | "defer" | undefined;
 
 /** One approval decision: what `onDecision`, `message` and `ctx.state.approval` see. */
 export interface ApprovalDecision {
@@ -50,6 +65,11 @@ export interface ApprovalOptions {
   editPrefix?: string;
   /** `"merge"` changes only the keys given; `"replace"` makes the input exactly the edit. Default `"merge"`. */
   editMode?: "merge" | "replace";
+  /**
+   * Asked before the human: an answer that a framework's approval flow already holds, such as
+   * `aiSdkApproval` from @toolware/ai-sdk. A throw or a malformed answer denies.
+   */
+  external?: (ctx: ToolCallHookContext) => ExternalApproval | Promise<ExternalApproval>;
   /** Reads answers your own way (replaces the words above); a throw or a malformed result denies. */
   parseAnswer?: (answer: string, ctx: ToolCallHookContext) => ApprovalAnswer | Promise<ApprovalAnswer>;
   /** Deny when nobody answers within this many ms. Default 300 000 (5 min); `Infinity` waits forever. */
@@ -84,6 +104,7 @@ const OPTION_KEYS = [
   "defaultMessage",
   "message",
   "onDecision",
+  "external",
   "maxInputChars",
   "priority",
 ];
@@ -138,7 +159,7 @@ export function checkOptions(options: ApprovalOptions): void {
     throw invalid(`\`defaultMessage\` must be a string, got ${shown(o.defaultMessage)}`);
   }
   checkPriority(o.priority, PREFIX);
-  for (const name of ["parseAnswer", "prompt", "message", "onDecision"] as const) checkFunction(o[name], name, PREFIX);
+  for (const name of ["parseAnswer", "prompt", "message", "onDecision", "external"] as const) checkFunction(o[name], name, PREFIX);
 }
 
 /** `Approve send_email for agent assistant?` plus the input, with spoofing characters escaped. */
@@ -168,6 +189,8 @@ export function defaultReason(d: ApprovalDecision, timeoutMs: number): string {
   switch (d.source) {
     case "remembered":
       return `a human denied ${tool} earlier in this run`;
+    case "deferred":
+      return `${tool} waits for the user's approval`;
     case "timeout":
       return `no approval for ${tool} within ${timeoutMs} ms`;
     case "cancelled":

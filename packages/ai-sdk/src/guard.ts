@@ -1,0 +1,143 @@
+import { ToolHooks, ToolwareError, ToolwareTypeError } from "@toolware/core";
+import type { SdkCallOptions } from "./call.js";
+import { isDeniedOutput } from "./outcome.js";
+import { ToolRunner } from "./runner.js";
+import type { GuardToolsOptions, UnguardableTool } from "./types.js";
+
+/** The fields of an AI SDK tool (ai 6 or 7) the adapter reads or replaces. */
+interface SdkTool {
+  readonly type?: unknown;
+  readonly isProviderExecuted?: unknown;
+  readonly description?: unknown;
+  readonly execute?: unknown;
+  readonly needsApproval?: unknown;
+  readonly toModelOutput?: unknown;
+}
+
+type ModelOutputOptions = { toolCallId: string; input: unknown; output: unknown };
+type ModelOutput = (options: ModelOutputOptions) => unknown;
+type NeedsApproval = (input: unknown, options: SdkCallOptions) => unknown;
+
+const OPTION_KEYS = new Set(["bind", "onOutcome", "unguardable", "nativeApproval"]);
+// The runner of each tool guardTools made, for toolApproval().
+const runners = new WeakMap<object, ToolRunner>();
+
+/** The runner behind a guarded tool. @internal */
+export function runnerOf(tool: unknown): ToolRunner | undefined {
+  return tool !== null && typeof tool === "object" ? runners.get(tool) : undefined;
+}
+
+function invalidOption(message: string): ToolwareTypeError {
+  return new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `guardTools(): ${message}`);
+}
+
+function checkOptions(options: unknown): GuardToolsOptions {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw invalidOption("the options must be an object { bind?, onOutcome?, unguardable?, nativeApproval? }");
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.has(key)) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_UNKNOWN_OPTION",
+        `guardTools(): unknown option ${JSON.stringify(key)}; the options are bind, onOutcome, unguardable, nativeApproval`,
+      );
+    }
+  }
+  const o = options as GuardToolsOptions;
+  for (const name of ["bind", "onOutcome"] as const) {
+    if (o[name] !== undefined && typeof o[name] !== "function") throw invalidOption(`\`${name}\` must be a function`);
+  }
+  if (o.unguardable !== undefined && o.unguardable !== "throw" && typeof o.unguardable !== "function") {
+    throw invalidOption('`unguardable` must be "throw" or a function that accepts each unguardable tool');
+  }
+  if (o.nativeApproval !== undefined && typeof o.nativeApproval !== "boolean") {
+    throw invalidOption("`nativeApproval` must be true or false");
+  }
+  return { ...o };
+}
+
+function unguardableKind(tool: SdkTool): UnguardableTool["kind"] | undefined {
+  if (typeof tool.execute === "function") return undefined;
+  return tool.type === "provider" && tool.isProviderExecuted !== false ? "provider-executed" : "no-execute";
+}
+
+function modelOutput(runner: ToolRunner, own: ModelOutput | undefined): ModelOutput {
+  return (options) => {
+    const output = options.output;
+    if (isDeniedOutput(output)) return { type: "execution-denied", reason: output.reason };
+    if (own !== undefined && !runner.changed(options.toolCallId)) return own(options);
+    // The SDK's own default, for results hooks changed (the tool's mapping was written for its own values).
+    return typeof output === "string" ? { type: "text", value: output } : { type: "json", value: output ?? null };
+  };
+}
+
+function approvalCheck(runner: ToolRunner, own: unknown): NeedsApproval {
+  return async (input, options) => {
+    if (own === true) return true;
+    if (typeof own === "function" && (await (own as NeedsApproval)(input, options)) === true) return true;
+    return (await runner.early(input, options)).kind === "deferred";
+  };
+}
+
+/**
+ * Guards a whole AI SDK tool set (ai 6 or 7): every call of every tool, in `generateText`,
+ * `streamText` and `ToolLoopAgent`, runs through the ToolHooks' chain with the SDK's `toolCallId`
+ * as its call id. Returns a set of the same type; tools without a local `execute` (provider-executed
+ * ones) are refused unless `unguardable` accepts them.
+ *
+ * @example
+ * ```ts
+ * const tools = guardTools(hooks, { weather, sendEmail }, { bind: () => ({ agent: assistant }) });
+ * await generateText({ model, tools, prompt: "…", stopWhen: stepCountIs(5) });
+ * ```
+ */
+export function guardTools<TOOLS extends Record<string, object>>(
+  hooks: ToolHooks,
+  tools: TOOLS,
+  options?: GuardToolsOptions,
+): TOOLS {
+  if (!(hooks instanceof ToolHooks)) {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "guardTools(hooks, tools) needs a ToolHooks first");
+  }
+  if (tools === null || typeof tools !== "object" || Array.isArray(tools)) {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_ARGUMENT",
+      "guardTools(hooks, tools) needs a tool set: an object { name: tool({ … }) }",
+    );
+  }
+  const checked = checkOptions(options);
+  const guarded: Record<string, object> = {};
+  for (const [name, value] of Object.entries(tools)) {
+    if (value === null || typeof value !== "object") {
+      throw new ToolwareTypeError("TOOLWARE_INVALID_TOOL", `guardTools(): tool ${name} is not a tool object`);
+    }
+    const tool = value as SdkTool;
+    const kind = unguardableKind(tool);
+    if (kind !== undefined) {
+      const accept = checked.unguardable;
+      if (typeof accept !== "function") {
+        throw new ToolwareError(
+          "TOOLWARE_UNGUARDABLE_TOOL",
+          `guardTools(): tool ${name} has no local execute (${kind}), so no hook can run around it; ` +
+            "remove it, or accept it with the `unguardable: (tool) => …` option",
+        );
+      }
+      accept(Object.freeze({ toolName: name, kind }));
+      guarded[name] = value;
+      continue;
+    }
+    const description = typeof tool.description === "string" ? tool.description : undefined;
+    const runner = new ToolRunner(name, tool.execute as never, hooks, checked, description);
+    const own = typeof tool.toModelOutput === "function" ? (tool.toModelOutput as ModelOutput) : undefined;
+    const wrapped: Record<string, unknown> = {
+      ...value,
+      execute: (input: unknown, sdk: SdkCallOptions & Record<string, unknown>) => runner.run(input, sdk),
+      toModelOutput: modelOutput(runner, own),
+    };
+    if (checked.nativeApproval === true) wrapped.needsApproval = approvalCheck(runner, tool.needsApproval);
+    runners.set(wrapped, runner);
+    guarded[name] = wrapped;
+  }
+  return guarded as TOOLS;
+}

@@ -1,0 +1,11 @@
+export { type AiSdkApprovalAnswer, aiSdkApproval, aiSdkCall } from "./call.js";
+export { type AiSdkToolApprovalRequest, type AiSdkToolApprovalStatus, toolApproval } from "./approval.js";
+export { guardTools } from "./guard.js";
+export { type DeniedOutput, isDeniedOutput } from "./outcome.js";
+export type {
+  AiSdkApprovalResponse,
+  AiSdkBindings,
+  AiSdkCallContext,
+  GuardToolsOptions,
+  UnguardableTool,
+} from "./types.js";

@@ -1,0 +1,259 @@
+import {
+  type CallBindings,
+  defineTool,
+  messageOf,
+  type Tool,
+  type ToolCallOutcome,
+  type ToolHooks,
+  ToolwareError,
+  ToolwareTypeError,
+} from "@toolware/core";
+import { FRAMEWORK, makeCall, onDeferral, type SdkCallOptions } from "./call.js";
+import { type Mapped, toSdkValue } from "./outcome.js";
+import type { AiSdkBindings, AiSdkCallContext, GuardToolsOptions } from "./types.js";
+
+/** Runs the SDK tool's own `execute` with the (possibly rewritten) input and toolware's signal. */
+type Gate = (input: object, signal: AbortSignal) => Promise<unknown>;
+type SdkExecute = (input: unknown, options: Record<string, unknown>) => unknown;
+
+/** A call whose chain started in the SDK's approval phase and waits for the SDK's `execute`. */
+interface Parked {
+  readonly outcome: Promise<ToolCallOutcome>;
+  /** Lets the chain, parked where the tool runs, go on; undefined when it already settled. */
+  readonly release: ((gate: Gate) => void) | undefined;
+  readonly controller: AbortController;
+}
+
+/** How the approval phase left a call. */
+export type EarlyResult =
+  | { readonly kind: "go" }
+  | { readonly kind: "deferred" }
+  | { readonly kind: "blocked"; readonly outcome: ToolCallOutcome };
+
+const BOUND_KEYS = new Set(["agent", "task", "crew"]);
+const MAX_CHANGED = 10_000;
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function"
+  );
+}
+
+// Hooks rewrite ctx.toolInput in place: the SDK's own copy (shown in its step content) stays as the model sent it.
+function copyOf(input: unknown): unknown {
+  try {
+    return structuredClone(input);
+  } catch {
+    return input;
+  }
+}
+
+function readBound(value: unknown): AiSdkBindings {
+  if (value === undefined) return {};
+  const proto = value !== null && typeof value === "object" ? Object.getPrototypeOf(value) : undefined;
+  if (proto !== Object.prototype && proto !== null) {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_BINDINGS",
+      `guardTools(): \`bind\` must return { agent?, task?, crew? } or undefined, got ${typeof value}`,
+    );
+  }
+  for (const key of Object.keys(value as object)) {
+    if (!BOUND_KEYS.has(key)) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_BINDINGS",
+        `guardTools(): \`bind\` returned the key ${JSON.stringify(key)}; it may return only agent, task and crew ` +
+          "(the call id and the signal come from the SDK)",
+      );
+    }
+  }
+  const { agent, task, crew } = value as AiSdkBindings;
+  return { agent, task, crew };
+}
+
+/** Runs the calls of one guarded SDK tool through the chain. */
+export class ToolRunner {
+  readonly tool: Tool<object, unknown>;
+  readonly #gates = new Map<string, Gate>();
+  readonly #parked = new Map<string, Parked>();
+  readonly #changed = new Set<string>();
+
+  constructor(
+    readonly name: string,
+    readonly execute: SdkExecute,
+    readonly hooks: ToolHooks,
+    readonly options: GuardToolsOptions,
+    description: string | undefined,
+  ) {
+    this.tool = defineTool<object, unknown>({
+      name,
+      ...(description === undefined ? {} : { description }),
+      execute: (input, { signal, callId }) => {
+        const gate = this.#gates.get(callId);
+        if (gate === undefined) {
+          return Promise.reject(
+            new ToolwareError("TOOLWARE_CALL_NOT_FOUND", `no AI SDK call ${callId} of tool ${name} is running`),
+          );
+        }
+        return gate(input, signal);
+      },
+    });
+  }
+
+  /** True when hooks changed the result of this call (its value is not the tool's own). */
+  changed(toolCallId: string): boolean {
+    return this.#changed.has(toolCallId);
+  }
+
+  /** Drops a call the SDK will not execute (an automatic denial). */
+  forget(toolCallId: string): void {
+    this.#parked.delete(toolCallId);
+  }
+
+  /** The SDK's `execute`: continues a parked call, or runs the whole chain now. */
+  async run(input: unknown, options: SdkCallOptions & Record<string, unknown>): Promise<unknown> {
+    const id = options.toolCallId;
+    const parked = this.#parked.get(id);
+    let outcome: ToolCallOutcome;
+    if (parked !== undefined) {
+      this.#parked.delete(id);
+      const signal = options.abortSignal;
+      if (signal instanceof AbortSignal) {
+        if (signal.aborted) parked.controller.abort(signal.reason);
+        else signal.addEventListener("abort", () => parked.controller.abort(signal.reason), { once: true });
+      }
+      parked.release?.(this.#sdkGate(options));
+      outcome = await parked.outcome;
+    } else {
+      const call = makeCall(this.name, input, options, "execute");
+      outcome = await this.#start(call, input, options.abortSignal, this.#sdkGate(options));
+      this.#report(outcome, call);
+    }
+    return this.#mapped(outcome, id).value;
+  }
+
+  /**
+   * The SDK's approval phase: starts the chain and waits until it reaches the tool (the chain then
+   * waits for `execute`), settles, or hands the call to the user.
+   */
+  async early(input: unknown, options: SdkCallOptions): Promise<EarlyResult> {
+    const id = options.toolCallId;
+    const call = makeCall(this.name, input, options, "approval");
+    let deferred = false;
+    onDeferral(call, () => {
+      deferred = true;
+    });
+    let reached = (): void => {};
+    const atTool = new Promise<"tool">((resolve) => {
+      reached = () => resolve("tool");
+    });
+    let release: (gate: Gate) => void = () => {};
+    const runner = new Promise<Gate>((resolve) => {
+      release = resolve;
+    });
+    const gate: Gate = (args, signal) => {
+      reached();
+      return runner.then((g) => g(args, signal));
+    };
+    const controller = new AbortController();
+    const outcome = this.#start(call, input, controller.signal, gate).then((o) => {
+      if (!deferred) this.#report(o, call);
+      return o;
+    });
+    const first = await Promise.race([atTool, outcome.then(() => "settled" as const)]);
+    if (first === "tool") {
+      this.#parked.set(id, { outcome, release, controller });
+      return { kind: "go" };
+    }
+    const settled = await outcome;
+    if (deferred) return { kind: "deferred" };
+    this.#parked.set(id, { outcome, release: undefined, controller });
+    return settled.status === "blocked" ? { kind: "blocked", outcome: settled } : { kind: "go" };
+  }
+
+  #sdkGate(options: Record<string, unknown>): Gate {
+    return async (input, signal) => {
+      const result = this.execute(input, { ...options, abortSignal: signal });
+      if (!isAsyncIterable(result)) return result;
+      // A streaming tool: the chain sees its final value, as the SDK's own result would be.
+      let last: unknown;
+      for await (const value of result) last = value;
+      return last;
+    };
+  }
+
+  #start(call: AiSdkCallContext, input: unknown, signal: AbortSignal | undefined, gate: Gate): Promise<ToolCallOutcome> {
+    const id = call.toolCallId;
+    let bound: AiSdkBindings;
+    try {
+      const bind = this.options.bind;
+      bound = bind === undefined ? {} : readBound(bind(call));
+    } catch (error) {
+      const failure =
+        error instanceof ToolwareTypeError
+          ? error
+          : new ToolwareError("TOOLWARE_BIND_FAILED", `guardTools(): \`bind\` threw: ${messageOf(error)}`, {
+              cause: error,
+            });
+      return Promise.resolve(this.#failed(call, failure));
+    }
+    const bindings: CallBindings = { ...bound, signal, callId: id, framework: { name: FRAMEWORK, context: call } };
+    this.#gates.set(id, gate);
+    let pending: Promise<ToolCallOutcome>;
+    try {
+      pending = this.hooks.invoke(this.tool, copyOf(input) as object, bindings);
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    return pending
+      .catch((error: unknown) => this.#failed(call, error))
+      .finally(() => {
+        if (this.#gates.get(id) === gate) this.#gates.delete(id);
+      });
+  }
+
+  /** The outcome of a call that could not start (bad bindings, a throwing `bind`, a bad input). */
+  #failed(call: AiSdkCallContext, error: unknown): ToolCallOutcome {
+    return {
+      status: "error",
+      result: `Tool execution failed. Tool: ${this.name}. Error: ${messageOf(error)}`,
+      raw: undefined,
+      error,
+      trace: [],
+      callId: call.toolCallId,
+      toolName: this.name,
+    };
+  }
+
+  #mapped(outcome: ToolCallOutcome, id: string): Mapped {
+    const mapped = toSdkValue(outcome, this.tool);
+    if (mapped.changed) {
+      if (this.#changed.size >= MAX_CHANGED) this.#changed.delete(this.#changed.values().next().value as string);
+      this.#changed.add(id);
+    }
+    return mapped;
+  }
+
+  #report(outcome: ToolCallOutcome, call: AiSdkCallContext): void {
+    const onOutcome = this.options.onOutcome;
+    if (onOutcome === undefined) return;
+    try {
+      onOutcome(outcome, call);
+    } catch (error) {
+      reportListenerError(this.hooks, "ai-sdk.onOutcome", error);
+    }
+  }
+}
+
+/** Reports where the ToolHooks reports failing listeners (its `onListenerError`, else console.error). */
+export function reportListenerError(hooks: ToolHooks, where: string, error: unknown): void {
+  const own = (hooks as unknown as { _reportListenerError?: (event: string, error: unknown) => void })
+    ._reportListenerError;
+  try {
+    if (typeof own === "function") own.call(hooks, where, error);
+    else console.error(`toolware: ${where} threw`, error);
+  } catch {
+    // Reporting is best effort: it must never break the call.
+  }
+}

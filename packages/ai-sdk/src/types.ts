@@ -1,0 +1,70 @@
+import type { Agent, Crew, Task, ToolCallOutcome } from "@toolware/core";
+import type { ModelMessage } from "ai";
+
+/** The SDK's answer to an approval request for one call, read from the messages of the run. */
+export interface AiSdkApprovalResponse {
+  readonly approvalId: string;
+  readonly approved: boolean;
+  readonly reason: string | undefined;
+}
+
+/**
+ * What the AI SDK passed for one tool call: `bind` and `onOutcome` receive it, and hooks read it
+ * with {@link aiSdkCall}.
+ */
+export interface AiSdkCallContext {
+  /** The key of the tool in the tool set. */
+  readonly toolName: string;
+  /** The SDK's call id; it is also the toolware call id (`ctx.callId`, `outcome.callId`). */
+  readonly toolCallId: string;
+  /** The input as the SDK parsed and validated it (before any hook rewrote it). */
+  readonly input: unknown;
+  /** The messages that led to the call (no system prompt, no assistant message holding the call). */
+  readonly messages: readonly ModelMessage[];
+  /** The run's abort signal; undefined when the caller passed none. */
+  readonly abortSignal: AbortSignal | undefined;
+  /** ai 6: the run's `experimental_context`. */
+  readonly experimentalContext: unknown;
+  /** ai 7: the tool's own context (`toolsContext[toolName]`). */
+  readonly toolContext: unknown;
+  /** The user's answer when this call went through the SDK's approval flow. */
+  readonly approvalResponse: AiSdkApprovalResponse | undefined;
+  /**
+   * `"approval"` while the SDK asks whether the call needs approval (`needsApproval` or
+   * `toolApproval`): only then can an approval be handed to the user. `"execute"` otherwise.
+   */
+  readonly phase: "approval" | "execute";
+}
+
+/** What `bind` returns: who makes this call. */
+export interface AiSdkBindings {
+  agent?: Agent | undefined;
+  task?: Task | undefined;
+  crew?: Crew | undefined;
+}
+
+/** A tool of the set that cannot run through the chain. */
+export interface UnguardableTool {
+  readonly toolName: string;
+  /** `provider-executed`: the provider runs it (web search, code execution); `no-execute`: the app supplies results. */
+  readonly kind: "provider-executed" | "no-execute";
+}
+
+/** Options of {@link guardTools}. */
+export interface GuardToolsOptions {
+  /** Picks the agent, task and crew of each call from what the SDK passed. A throw fails the call closed. */
+  bind?: (call: AiSdkCallContext) => AiSdkBindings | undefined;
+  /** Sees toolware's outcome of every call; a throw is reported where listener errors go and changes nothing. */
+  onOutcome?: (outcome: ToolCallOutcome, call: AiSdkCallContext) => void;
+  /**
+   * Tools that never run locally cannot be guarded. Default `"throw"`: `guardTools` refuses the set
+   * (TOOLWARE_UNGUARDABLE_TOOL). A function accepts them: it is told of each one, and they pass unguarded.
+   */
+  unguardable?: "throw" | ((tool: UnguardableTool) => void);
+  /**
+   * Installs `needsApproval` on every guarded tool so that the approval pack (with
+   * `external: aiSdkApproval`) can hand a call to the SDK's approval flow. Needed on ai 6; on ai 7
+   * pass `toolApproval(tools)` instead (it also turns blocks into the SDK's automatic denial).
+   */
+  nativeApproval?: boolean;
+}
