@@ -1,5 +1,5 @@
 import { ToolHooks, ToolwareError, ToolwareTypeError } from "@toolware/core";
-import type { SdkCallOptions } from "./call.js";
+import { findApprovalResponse, type SdkCallOptions } from "./call.js";
 import { isDeniedOutput } from "./outcome.js";
 import { ToolRunner } from "./runner.js";
 import type { GuardToolsOptions, UnguardableTool } from "./types.js";
@@ -74,7 +74,9 @@ function modelOutput(runner: ToolRunner, own: ModelOutput | undefined): ModelOut
 
 function approvalCheck(runner: ToolRunner, own: unknown): NeedsApproval {
   return async (input, options) => {
-    if (own === true) return true;
+    // An answered request is checked again on resume: the SDK runs it only if it still "needs approval"
+    // (the chain then runs at execute, where the approval pack reads the user's answer).
+    if (own === true || findApprovalResponse(options.messages, options.toolCallId) !== undefined) return true;
     if (typeof own === "function" && (await (own as NeedsApproval)(input, options)) === true) return true;
     return (await runner.early(input, options)).kind === "deferred";
   };
