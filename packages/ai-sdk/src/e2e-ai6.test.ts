@@ -113,7 +113,11 @@ describe("ai 6 end to end: generateText with the mock model", () => {
     const ids: string[] = [];
     hooks.on("call:start", ({ ctx }) => ids.push(ctx.callId));
     const m = model([
-      [call("p1", "weather", { city: "A" }), call("p2", "weather", { city: "B" }), call("p3", "weather", { city: "C" })],
+      [
+        call("p1", "weather", { city: "A" }),
+        call("p2", "weather", { city: "B" }),
+        call("p3", "weather", { city: "C" }),
+      ],
       "ok",
     ]);
     const outcomes: ToolCallOutcome[] = [];
@@ -229,9 +233,13 @@ describe("ai 6 end to end: generateText with the mock model", () => {
   });
 
   it.each([
-    ["throws", () => {
-      throw new Error("no session");
-    }, "TOOLWARE_BIND_FAILED"],
+    [
+      "throws",
+      () => {
+        throw new Error("no session");
+      },
+      "TOOLWARE_BIND_FAILED",
+    ],
     ["returns a signal", () => ({ signal: AbortSignal.abort() }), "TOOLWARE_INVALID_BINDINGS"],
     ["returns a role string as agent", () => ({ agent: "admin" }), "TOOLWARE_INVALID_BINDINGS"],
     ["returns a promise", () => Promise.resolve({}), "TOOLWARE_INVALID_BINDINGS"],

@@ -26,7 +26,7 @@ describe("ai 6: every loop runs the chain", () => {
     const callIds: string[] = [];
     hooks.before((ctx) => {
       callIds.push(ctx.callId);
-      ctx.toolInput.to = ctx.toolInput.to.toLowerCase();
+      ctx.toolInput.to = String(ctx.toolInput.to).toLowerCase();
     });
     const turns: Turn[] = [[call("s1", "send", { to: "ANN" })], "ok"];
     const m = new MockLanguageModelV3({ doStream: turns.map(streamResult) as never });

@@ -183,7 +183,12 @@ export class ToolRunner {
     };
   }
 
-  #start(call: AiSdkCallContext, input: unknown, signal: AbortSignal | undefined, gate: Gate): Promise<ToolCallOutcome> {
+  #start(
+    call: AiSdkCallContext,
+    input: unknown,
+    signal: AbortSignal | undefined,
+    gate: Gate,
+  ): Promise<ToolCallOutcome> {
     const id = call.toolCallId;
     let bound: AiSdkBindings;
     try {

@@ -42,7 +42,11 @@ export function generateResults(turns: readonly Turn[]) {
 export function streamResult(turn: Turn) {
   const parts: Record<string, unknown>[] = [{ type: "stream-start", warnings: [] }];
   if (typeof turn === "string") {
-    parts.push({ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: turn }, { type: "text-end", id: "t" });
+    parts.push(
+      { type: "text-start", id: "t" },
+      { type: "text-delta", id: "t", delta: turn },
+      { type: "text-end", id: "t" },
+    );
   } else {
     for (const c of turn) {
       parts.push({ type: "tool-call", toolCallId: c.id, toolName: c.toolName, input: JSON.stringify(c.input) });
@@ -50,7 +54,8 @@ export function streamResult(turn: Turn) {
   }
   parts.push({
     type: "finish",
-    finishReason: typeof turn === "string" ? { unified: "stop", raw: "stop" } : { unified: "tool-calls", raw: "tool_calls" },
+    finishReason:
+      typeof turn === "string" ? { unified: "stop", raw: "stop" } : { unified: "tool-calls", raw: "tool_calls" },
     usage,
   });
   return {

@@ -6,10 +6,10 @@ import {
   type ApprovalDecision,
   type ApprovalOptions,
   checkOptions,
-  type ExternalApproval,
   defaultMessageFor,
   defaultPrompt,
   defaultReason,
+  type ExternalApproval,
 } from "./options.js";
 
 export { type ApprovalAnswer, displayJson, editProblem, printable } from "./answer.js";

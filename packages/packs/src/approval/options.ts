@@ -159,7 +159,8 @@ export function checkOptions(options: ApprovalOptions): void {
     throw invalid(`\`defaultMessage\` must be a string, got ${shown(o.defaultMessage)}`);
   }
   checkPriority(o.priority, PREFIX);
-  for (const name of ["parseAnswer", "prompt", "message", "onDecision", "external"] as const) checkFunction(o[name], name, PREFIX);
+  for (const name of ["parseAnswer", "prompt", "message", "onDecision", "external"] as const)
+    checkFunction(o[name], name, PREFIX);
 }
 
 /** `Approve send_email for agent assistant?` plus the input, with spoofing characters escaped. */
