@@ -73,10 +73,15 @@ export async function runExample(print: (line: string) => void, model: () => Lan
   print("run 1");
   const first = await generateText({ model: llm, tools: guarded, messages: prompt, stopWhen: stepCountIs(5) });
   const requests = first.content.filter((p) => p.type === "tool-approval-request");
-  for (const r of requests) print(`  the SDK asks the user to approve ${r.toolCall.toolName} (${r.toolCall.toolCallId})`);
+  for (const r of requests)
+    print(`  the SDK asks the user to approve ${r.toolCall.toolName} (${r.toolCall.toolCallId})`);
   const answers: ModelMessage = {
     role: "tool",
-    content: requests.map((r) => ({ type: "tool-approval-response" as const, approvalId: r.approvalId, approved: true })),
+    content: requests.map((r) => ({
+      type: "tool-approval-response" as const,
+      approvalId: r.approvalId,
+      approved: true,
+    })),
   };
   print("run 2 (the user clicked approve)");
   const second = await generateText({

@@ -18,7 +18,7 @@ describe("examples/ai-sdk", () => {
     expect(lines).toContain("  ok      send_email (call-3)");
     expect(second.text).toMatch(/renewed/);
     const denied = first.response.messages
-      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .flatMap((m) => (Array.isArray(m.content) ? (m.content as { type: string; toolCallId?: string }[]) : []))
       .find((p) => p.type === "tool-result" && p.toolCallId === "call-2");
     expect(denied).toMatchObject({ output: { type: "execution-denied" } });
   });

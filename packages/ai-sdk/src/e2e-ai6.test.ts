@@ -242,7 +242,7 @@ describe("ai 6 end to end: generateText with the mock model", () => {
     ],
     ["returns a signal", () => ({ signal: AbortSignal.abort() }), "TOOLWARE_INVALID_BINDINGS"],
     ["returns a role string as agent", () => ({ agent: "admin" }), "TOOLWARE_INVALID_BINDINGS"],
-    ["returns a promise", () => Promise.resolve({}), "TOOLWARE_INVALID_BINDINGS"],
+    ["returns a promise", () => Promise.resolve({}), "TOOLWARE_BIND_FAILED"],
   ])("a bind that %s fails the call closed: the tool never runs", async (_name, bind, code) => {
     const received: unknown[] = [];
     const outcomes: ToolCallOutcome[] = [];

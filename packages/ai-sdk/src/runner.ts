@@ -1,16 +1,18 @@
 import {
+  bindCall,
   type CallBindings,
   defineTool,
   messageOf,
+  notifyOutcome,
+  type PerCallBindings,
   type Tool,
   type ToolCallOutcome,
   type ToolHooks,
   ToolwareError,
-  ToolwareTypeError,
 } from "@toolware/core";
 import { FRAMEWORK, makeCall, onDeferral, type SdkCallOptions } from "./call.js";
 import { type Mapped, toSdkValue } from "./outcome.js";
-import type { AiSdkBindings, AiSdkCallContext, GuardToolsOptions } from "./types.js";
+import type { AiSdkCallContext, GuardToolsOptions } from "./types.js";
 
 /** Runs the SDK tool's own `execute` with the (possibly rewritten) input and toolware's signal. */
 type Gate = (input: object, signal: AbortSignal) => Promise<unknown>;
@@ -30,7 +32,6 @@ export type EarlyResult =
   | { readonly kind: "deferred" }
   | { readonly kind: "blocked"; readonly outcome: ToolCallOutcome };
 
-const BOUND_KEYS = new Set(["agent", "task", "crew"]);
 const MAX_CHANGED = 10_000;
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
@@ -48,28 +49,6 @@ function copyOf(input: unknown): unknown {
   } catch {
     return input;
   }
-}
-
-function readBound(value: unknown): AiSdkBindings {
-  if (value === undefined) return {};
-  const proto = value !== null && typeof value === "object" ? Object.getPrototypeOf(value) : undefined;
-  if (proto !== Object.prototype && proto !== null) {
-    throw new ToolwareTypeError(
-      "TOOLWARE_INVALID_BINDINGS",
-      `guardTools(): \`bind\` must return { agent?, task?, crew? } or undefined, got ${typeof value}`,
-    );
-  }
-  for (const key of Object.keys(value as object)) {
-    if (!BOUND_KEYS.has(key)) {
-      throw new ToolwareTypeError(
-        "TOOLWARE_INVALID_BINDINGS",
-        `guardTools(): \`bind\` returned the key ${JSON.stringify(key)}; it may return only agent, task and crew ` +
-          "(the call id and the signal come from the SDK)",
-      );
-    }
-  }
-  const { agent, task, crew } = value as AiSdkBindings;
-  return { agent, task, crew };
 }
 
 /** Runs the calls of one guarded SDK tool through the chain. */
@@ -190,18 +169,12 @@ export class ToolRunner {
     gate: Gate,
   ): Promise<ToolCallOutcome> {
     const id = call.toolCallId;
-    let bound: AiSdkBindings;
+    let bound: PerCallBindings;
     try {
-      const bind = this.options.bind;
-      bound = bind === undefined ? {} : readBound(bind(call));
+      // Fails closed: a throwing or ill-typed bind never runs the tool (TOOLWARE_BIND_FAILED / _INVALID_BINDINGS).
+      bound = bindCall(this.options.bind, call, "ai-sdk");
     } catch (error) {
-      const failure =
-        error instanceof ToolwareTypeError
-          ? error
-          : new ToolwareError("TOOLWARE_BIND_FAILED", `guardTools(): \`bind\` threw: ${messageOf(error)}`, {
-              cause: error,
-            });
-      return Promise.resolve(this.#failed(call, failure));
+      return Promise.resolve(this.#failed(call, error));
     }
     const bindings: CallBindings = { ...bound, signal, callId: id, framework: { name: FRAMEWORK, context: call } };
     this.#gates.set(id, gate);
@@ -241,24 +214,6 @@ export class ToolRunner {
   }
 
   #report(outcome: ToolCallOutcome, call: AiSdkCallContext): void {
-    const onOutcome = this.options.onOutcome;
-    if (onOutcome === undefined) return;
-    try {
-      onOutcome(outcome, call);
-    } catch (error) {
-      reportListenerError(this.hooks, "ai-sdk.onOutcome", error);
-    }
-  }
-}
-
-/** Reports where the ToolHooks reports failing listeners (its `onListenerError`, else console.error). */
-export function reportListenerError(hooks: ToolHooks, where: string, error: unknown): void {
-  const own = (hooks as unknown as { _reportListenerError?: (event: string, error: unknown) => void })
-    ._reportListenerError;
-  try {
-    if (typeof own === "function") own.call(hooks, where, error);
-    else console.error(`toolware: ${where} threw`, error);
-  } catch {
-    // Reporting is best effort: it must never break the call.
+    notifyOutcome(this.hooks, "ai-sdk.onOutcome", this.options.onOutcome, outcome, call);
   }
 }
