@@ -41,11 +41,14 @@ export class DurableCall<R> {
   readonly questions: Question[] = [];
   readonly controller = new AbortController();
   pass: Pass<R>;
+  /** The tool call this chain runs for (tool name and LangChain id), so a guarded tool inside it runs plain. */
+  owner: { readonly toolName: string; readonly callId: string | undefined } | undefined;
   outcome: Promise<ToolCallOutcome<R>> | undefined;
   wake: () => void = () => {};
 
   constructor(pass: Pass<R>) {
     this.pass = pass;
+    this.owner = undefined;
   }
 
   ask(request: HumanInputRequest): Promise<string> {

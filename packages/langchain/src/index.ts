@@ -3,6 +3,7 @@ export {
   interruptHumanInput,
   type ToolwareInterrupt,
 } from "./durable.js";
+export { type GuardToolOptions, guardTool, type LangChainToolCall, langchainToolCall } from "./guard-tool.js";
 export {
   type LangChainCall,
   langchainCall,

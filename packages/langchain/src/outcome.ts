@@ -17,7 +17,8 @@ export function textOfResult(raw: unknown): string {
 }
 
 // textOfResult is every adapted tool's formatResult: a hook changed the result when the strings differ.
-function unchanged(outcome: ToolCallOutcome): boolean {
+/** @internal */
+export function unchanged(outcome: ToolCallOutcome): boolean {
   try {
     return outcome.result === textOfResult(outcome.raw);
   } catch {

@@ -62,6 +62,7 @@ export async function runCall<C, R>(hooks: ToolHooks, plan: CallPlan<C, R>): Pro
   try {
     const who = bindCall(plan.bind, plan.context, plan.adapter);
     outcome = await runDurable<R>(hooks, plan.key, plan.pass, (call) => {
+      call.owner = { toolName: plan.toolName, callId: plan.callId };
       const tool = defineTool({
         name: plan.toolName,
         description: plan.description,
