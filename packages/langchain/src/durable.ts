@@ -1,0 +1,231 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { interrupt, isGraphInterrupt } from "@langchain/langgraph";
+import {
+  type HumanInputProvider,
+  type HumanInputRequest,
+  HumanInputUnavailableError,
+  messageOf,
+  type ToolCallOutcome,
+  type ToolHooks,
+  ToolwareTypeError,
+} from "@toolware/core";
+
+/** What a paused run shows in `result.__interrupt__[i].value` when a hook asks a person (the approval pack). */
+export interface ToolwareInterrupt {
+  readonly kind: "toolware/human-input";
+  readonly prompt: string;
+  readonly defaultMessage: string | undefined;
+  readonly toolName: string;
+  /** The tool call's id (LangChain's `tool_call.id`). */
+  readonly callId: string;
+}
+
+interface Question {
+  readonly payload: ToolwareInterrupt;
+  settled: boolean;
+  answer(value: string): void;
+  fail(error: Error): void;
+}
+
+/** How the current pass of LangGraph runs the tool (each resume brings its own handler and config). */
+export interface Pass<R> {
+  run(input: Record<string, unknown>): Promise<R>;
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * One tool call, alive across LangGraph's passes: the chain runs once and waits in the question,
+ * while each pass of the interrupted task (the first, then every resume) drives it.
+ */
+export class DurableCall<R> {
+  readonly questions: Question[] = [];
+  readonly controller = new AbortController();
+  pass: Pass<R>;
+  /** The tool call this chain runs for (tool name and LangChain id), so a guarded tool inside it runs plain. */
+  owner: { readonly toolName: string; readonly callId: string | undefined } | undefined;
+  outcome: Promise<ToolCallOutcome<R>> | undefined;
+  wake: () => void = () => {};
+
+  constructor(pass: Pass<R>) {
+    this.pass = pass;
+    this.owner = undefined;
+  }
+
+  ask(request: HumanInputRequest): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      const question: Question = {
+        payload: {
+          kind: "toolware/human-input",
+          prompt: request.prompt,
+          defaultMessage: request.defaultMessage,
+          toolName: request.toolName,
+          callId: request.callId,
+        },
+        settled: false,
+        answer: (value) => {
+          if (question.settled) return;
+          question.settled = true;
+          resolve(value);
+        },
+        fail: (error) => {
+          if (question.settled) return;
+          question.settled = true;
+          reject(error);
+        },
+      };
+      request.signal.addEventListener(
+        "abort",
+        () => question.fail(new HumanInputUnavailableError("the call was cancelled while waiting for a person")),
+        { once: true },
+      );
+      this.questions.push(question);
+      this.wake();
+    });
+  }
+}
+
+const current = new AsyncLocalStorage<DurableCall<unknown>>();
+const registries = new WeakMap<ToolHooks, Map<string, DurableCall<unknown>>>();
+
+/** The call whose chain is running here, if it came through this adapter. @internal */
+export function currentCall(): DurableCall<unknown> | undefined {
+  return current.getStore();
+}
+
+function registryOf(hooks: ToolHooks): Map<string, DurableCall<unknown>> {
+  let registry = registries.get(hooks);
+  if (registry === undefined) {
+    registry = new Map();
+    registries.set(hooks, registry);
+  }
+  return registry;
+}
+
+function attach(call: DurableCall<unknown>, signal: AbortSignal | undefined): () => void {
+  if (signal === undefined) return () => {};
+  const onAbort = () => call.controller.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return () => signal.removeEventListener("abort", onAbort);
+}
+
+// What LangGraph gives back on resume: the person's answer. Anything else fails the question closed.
+function readAnswer(value: unknown): string | Error {
+  if (typeof value === "string") return value;
+  return new HumanInputUnavailableError(
+    `the run was resumed with ${value === null ? "null" : typeof value} for a toolware question; resume with the answer text, such as new Command({ resume: "yes" })`,
+  );
+}
+
+/**
+ * Runs one tool call: the first pass starts the chain; a pass after a LangGraph resume finds the
+ * same call (by hooks, thread and tool-call id) and hands it the answers, so no hook runs twice.
+ * A question with no answer yet throws LangGraph's interrupt out of the pass; the chain waits.
+ * Without a key (no tool-call id) the call is not kept across passes.
+ *
+ * @internal
+ */
+export async function runDurable<R>(
+  hooks: ToolHooks,
+  key: string | undefined,
+  pass: Pass<R>,
+  start: (call: DurableCall<R>) => Promise<ToolCallOutcome<R>>,
+): Promise<ToolCallOutcome<R>> {
+  const registry = registryOf(hooks);
+  let call = (key === undefined ? undefined : registry.get(key)) as DurableCall<R> | undefined;
+  if (call === undefined) {
+    const fresh = new DurableCall<R>(pass);
+    call = fresh;
+    if (key !== undefined) registry.set(key, fresh as DurableCall<unknown>);
+    fresh.outcome = current.run(fresh as DurableCall<unknown>, () => start(fresh));
+  } else {
+    call.pass = pass;
+  }
+  const outcome = (call.outcome as Promise<ToolCallOutcome<R>>).then(
+    (o) => ({ o }),
+    (error: unknown) => ({ error }),
+  );
+  const detach = attach(call as DurableCall<unknown>, pass.signal);
+  try {
+    let replayed = 0;
+    for (;;) {
+      // Every question in order: answered ones only move LangGraph's interrupt counter on.
+      while (replayed < call.questions.length) {
+        const question = call.questions[replayed++] as Question;
+        let value: unknown;
+        try {
+          value = interrupt(question.payload);
+        } catch (error) {
+          if (isGraphInterrupt(error)) throw error;
+          question.fail(
+            new HumanInputUnavailableError(`LangGraph could not pause the run: ${messageOf(error)}`, { cause: error }),
+          );
+          continue;
+        }
+        const answer = readAnswer(value);
+        if (typeof answer === "string") question.answer(answer);
+        else question.fail(answer);
+      }
+      const woke = new Promise<undefined>((resolve) => {
+        (call as DurableCall<R>).wake = () => resolve(undefined);
+      });
+      const ended = await Promise.race([outcome, woke]);
+      if (ended !== undefined) {
+        if (key !== undefined && registry.get(key) === call) registry.delete(key);
+        if ("error" in ended) throw ended.error; // only a "throw"-policy hook makes invoke reject
+        return ended.o;
+      }
+    }
+  } finally {
+    call.wake = () => {};
+    detach();
+  }
+}
+
+/** Options of {@link interruptHumanInput}. */
+export interface InterruptHumanInputOptions {
+  /** Answers questions of calls that did not come through this adapter. Default: none (they fail closed). */
+  fallback?: HumanInputProvider;
+}
+
+/**
+ * A human-input provider that pauses the LangGraph run with `interrupt()` (a checkpointer is
+ * needed) for calls running through {@link toolwareMiddleware} or {@link guardTool}: the approval
+ * pack's question shows in `result.__interrupt__` as a {@link ToolwareInterrupt}, and
+ * `new Command({ resume: "yes" })` answers it. No checkpointer, a resume value that is not a
+ * string, or a call from elsewhere (with no `fallback`) throws `HumanInputUnavailableError`,
+ * which the approval pack turns into a denial.
+ *
+ * @example
+ * ```ts
+ * const hooks = new ToolHooks({ humanInput: interruptHumanInput() });
+ * hooks.use(approval({ tools: ["send_email"], timeoutMs: Number.POSITIVE_INFINITY }));
+ * ```
+ */
+export function interruptHumanInput(options: InterruptHumanInputOptions = {}): HumanInputProvider {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "interruptHumanInput() options must be an object");
+  }
+  for (const key of Object.keys(options)) {
+    if (key !== "fallback") {
+      throw new ToolwareTypeError(
+        "TOOLWARE_UNKNOWN_OPTION",
+        `interruptHumanInput(): unknown option \`${key}\` (allowed: fallback)`,
+      );
+    }
+  }
+  const { fallback } = options;
+  if (fallback !== undefined && typeof fallback !== "function") {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "interruptHumanInput(): `fallback` must be a provider");
+  }
+  return function langgraphInterrupt(request) {
+    const call = current.getStore();
+    if (call === undefined) {
+      if (fallback !== undefined) return fallback(request);
+      throw new HumanInputUnavailableError(
+        `cannot ask "${request.prompt}": the call did not come through @toolware/langchain (pass a fallback provider)`,
+      );
+    }
+    return call.ask(request);
+  };
+}
