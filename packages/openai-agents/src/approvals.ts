@@ -1,10 +1,5 @@
 import type { RunContext } from "@openai/agents";
-import {
-  type HumanInputProvider,
-  HumanInputUnavailableError,
-  type ToolHooks,
-  ToolwareTypeError,
-} from "@toolware/core";
+import { type HumanInputProvider, HumanInputUnavailableError, type ToolHooks, ToolwareTypeError } from "@toolware/core";
 
 interface LiveCall {
   readonly toolName: string;

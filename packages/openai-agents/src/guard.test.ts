@@ -1,5 +1,5 @@
 import { Agent, handoff, run, setTracingDisabled, tool } from "@openai/agents";
-import { Agent as ToolwareAgent, type ToolCallOutcome, ToolHooks, toolwareCode } from "@toolware/core";
+import { type ToolCallOutcome, ToolHooks, Agent as ToolwareAgent, toolwareCode } from "@toolware/core";
 import { guardrails } from "@toolware/packs/guardrails";
 import { redact } from "@toolware/packs/redact";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -27,7 +27,10 @@ describe("guardAgent with the SDK's own loop", () => {
     hooks.before((ctx) => {
       (ctx.toolInput as { path: string }).path = `/sandbox/${(ctx.toolInput as { path: string }).path}`;
     });
-    const model = new ScriptedModel([{ calls: [{ name: "read_file", args: { path: "a.txt" }, callId: "c1" }] }, { text: "ok" }]);
+    const model = new ScriptedModel([
+      { calls: [{ name: "read_file", args: { path: "a.txt" }, callId: "c1" }] },
+      { text: "ok" },
+    ]);
     const agent = guardAgent(new Agent({ name: "a", model, tools: [readFile(seen)] }), hooks);
     const result = await run(agent, "read a.txt");
     expect(seen).toEqual(["/sandbox/a.txt"]);
@@ -39,7 +42,10 @@ describe("guardAgent with the SDK's own loop", () => {
     const outcomes: ToolCallOutcome[] = [];
     const hooks = new ToolHooks();
     hooks.use(guardrails({ deny: ["read_file"] }));
-    const model = new ScriptedModel([{ calls: [{ name: "read_file", args: { path: "a.txt" }, callId: "c1" }] }, { text: "ok" }]);
+    const model = new ScriptedModel([
+      { calls: [{ name: "read_file", args: { path: "a.txt" }, callId: "c1" }] },
+      { text: "ok" },
+    ]);
     const agent = guardAgent(new Agent({ name: "a", model, tools: [readFile(seen)] }), hooks, {
       onOutcome: (o) => outcomes.push(o),
     });
@@ -53,7 +59,10 @@ describe("guardAgent with the SDK's own loop", () => {
   it("a redacted result reaches the model", async () => {
     const hooks = new ToolHooks();
     hooks.use(redact());
-    const model = new ScriptedModel([{ calls: [{ name: "read_file", args: { path: "a.txt" }, callId: "c1" }] }, { text: "ok" }]);
+    const model = new ScriptedModel([
+      { calls: [{ name: "read_file", args: { path: "a.txt" }, callId: "c1" }] },
+      { text: "ok" },
+    ]);
     await run(guardAgent(new Agent({ name: "a", model, tools: [readFile()] }), hooks), "read");
     const output = String(toolOutputs(model.requests[1]).c1);
     expect(output).toContain("contents of a.txt");
@@ -80,11 +89,19 @@ describe("guardAgent with the SDK's own loop", () => {
       },
     });
     const model = new ScriptedModel([
-      { calls: [{ name: "boom", args: {}, callId: "b1" }, { name: "hidden", args: {}, callId: "h1" }] },
+      {
+        calls: [
+          { name: "boom", args: {}, callId: "b1" },
+          { name: "hidden", args: {}, callId: "h1" },
+        ],
+      },
       { text: "ok" },
     ]);
     const hooks = new ToolHooks();
-    await run(guardAgent(new Agent({ name: "a", model, tools: [boom, hidden] }), hooks, { onOutcome: (o) => outcomes.push(o) }), "go");
+    await run(
+      guardAgent(new Agent({ name: "a", model, tools: [boom, hidden] }), hooks, { onOutcome: (o) => outcomes.push(o) }),
+      "go",
+    );
     const outputs = toolOutputs(model.requests[1]);
     expect(outputs.b1).toBe("Tool execution failed. Tool: boom. Error: disk full");
     expect(String(outputs.h1)).toMatch(/^Tool execution failed\. Tool: hidden\. Error: .*errorFunction: null/);
@@ -119,25 +136,38 @@ describe("guardAgent with the SDK's own loop", () => {
     expect(outputs.filter((o) => o.includes("rate limit: 2 calls"))).toHaveLength(1);
   });
 
-  it("an abort of the run reaches the tool's signal", async () => {
-    const controller = new AbortController();
-    let toolSignal: AbortSignal | undefined;
+  it("an abort reaches the tool: the run's signal, and a hook's timeout through toolware's signal", async () => {
+    const signals: (AbortSignal | undefined)[] = [];
     const slow = tool({
       name: "slow",
       description: "waits",
       parameters: z.object({}),
+      errorFunction: null,
       execute: (_input, _ctx, details) =>
-        new Promise<string>((resolve) => {
-          toolSignal = details?.signal;
-          details?.signal?.addEventListener("abort", () => resolve("aborted"));
-          setTimeout(() => controller.abort(new Error("user left")), 10);
+        new Promise<string>((_resolve, reject) => {
+          signals.push(details?.signal);
+          details?.signal?.addEventListener("abort", () => reject(new Error("stopped")));
         }),
     });
+    // A hook bounds the call: toolware's signal, which the tool holds, aborts after 30 ms.
+    const hooks = new ToolHooks();
+    hooks.before((ctx) => ctx.linkSignal(AbortSignal.timeout(30)));
+    const outcomes: ToolCallOutcome[] = [];
     const model = new ScriptedModel([{ calls: [{ name: "slow", args: {}, callId: "s1" }] }, { text: "ok" }]);
-    await run(guardAgent(new Agent({ name: "a", model, tools: [slow] }), new ToolHooks()), "go", {
-      signal: controller.signal,
-    }).catch(() => undefined);
-    expect(toolSignal?.aborted).toBe(true);
+    await run(
+      guardAgent(new Agent({ name: "a", model, tools: [slow] }), hooks, { onOutcome: (o) => outcomes.push(o) }),
+      "go",
+    );
+    expect(signals[0]?.aborted).toBe(true);
+    expect(outcomes.map((o) => [o.callId, o.status])).toEqual([["s1", "error"]]);
+    expect(String(toolOutputs(model.requests[1]).s1)).toMatch(/^Tool execution failed\. Tool: slow\./);
+
+    const controller = new AbortController();
+    const model2 = new ScriptedModel([{ calls: [{ name: "slow", args: {}, callId: "s2" }] }, { text: "ok" }]);
+    setTimeout(() => controller.abort(new Error("user left")), 20);
+    const agent = guardAgent(new Agent({ name: "b", model: model2, tools: [slow] }), hooks);
+    await run(agent, "go", { signal: controller.signal }).catch(() => undefined);
+    expect(signals[1]?.aborted).toBe(true);
   });
 
   it("the trace and the events carry the SDK's call id; bindings come from the run context", async () => {
@@ -151,7 +181,10 @@ describe("guardAgent with the SDK's own loop", () => {
       if (ctx.agent?.role === "intern") ctx.block("interns read nothing");
     });
     const outcomes: ToolCallOutcome[] = [];
-    const model = new ScriptedModel([{ calls: [{ name: "read_file", args: { path: "a" }, callId: "call_7f3" }] }, { text: "ok" }]);
+    const model = new ScriptedModel([
+      { calls: [{ name: "read_file", args: { path: "a" }, callId: "call_7f3" }] },
+      { text: "ok" },
+    ]);
     const agent = guardAgent(new Agent<{ user: string }>({ name: "a", model, tools: [readFile()] }), hooks, {
       bind: ({ context }) => ({ agent: context.user === "ann" ? intern : undefined }),
       onOutcome: (o) => outcomes.push(o),
@@ -185,9 +218,23 @@ describe("guardAgent with the SDK's own loop", () => {
       execute: () => "x",
     });
     const before = { ...t };
-    const outer = new Agent({ name: "outer", tools: [t, inner.asTool({ toolName: "ask_inner", toolDescription: "d" })], handoffs: [handoff(target)] });
+    const outer = new Agent({
+      name: "outer",
+      tools: [t, inner.asTool({ toolName: "ask_inner", toolDescription: "d" })],
+      handoffs: [handoff(target)],
+    });
     guardAgent(outer, hooks, { agents: [inner] });
-    for (const key of ["name", "description", "parameters", "strict", "timeoutMs", "timeoutBehavior", "isEnabled", "inputGuardrails", "outputGuardrails"] as const) {
+    for (const key of [
+      "name",
+      "description",
+      "parameters",
+      "strict",
+      "timeoutMs",
+      "timeoutBehavior",
+      "isEnabled",
+      "inputGuardrails",
+      "outputGuardrails",
+    ] as const) {
       expect(t[key]).toBe(before[key]);
     }
     expect(t.invoke).not.toBe(before.invoke);

@@ -1,11 +1,14 @@
-import { Agent, type FunctionTool, type RunContext, type Tool as SdkTool } from "@openai/agents";
+import { Agent, type AgentOutputType, type FunctionTool, type RunContext, type Tool as SdkTool } from "@openai/agents";
 import {
   type BindFunction,
   bindCall,
   defineTool,
   HookFailedError,
-  type OutcomeListener,
   notifyOutcome,
+  type OutcomeListener,
+  type PerCallBindings,
+  type Tool,
+  type ToolCallHookContext,
   ToolHooks,
   ToolwareError,
   ToolwareTypeError,
@@ -30,10 +33,15 @@ export interface GuardAgentOptions<TContext = unknown> {
   onOutcome?: OutcomeListener<OpenAIAgentsCall<TContext>>;
   /** Per tool name: `destructive` and `tags` for guards and selectors. */
   tools?: Readonly<Record<string, OpenAIAgentsToolInfo>>;
-  /** Agents used as tools (`agent.asTool()`): the SDK gives no way from such a tool back to its agent. */
-  agents?: readonly Agent<never, never>[];
+  /**
+   * Agents used as tools (`agent.asTool()`): they run their own loop, and the SDK gives no way from
+   * such a tool back to its agent. Any Agent (typed loosely so agents of every output type fit).
+   */
+  agents?: readonly Pick<Agent<TContext>, "name" | "tools">[];
 }
 
+// Inside, agents and tools of any context type are handled alike: only their tool calls are touched.
+type AnyAgent = Agent<unknown, AgentOutputType>;
 type AnyFunctionTool = FunctionTool<unknown, never, unknown>;
 type Invoke = AnyFunctionTool["invoke"];
 type NeedsApproval = AnyFunctionTool["needsApproval"];
@@ -64,10 +72,39 @@ function parseArguments(text: string): unknown {
   }
 }
 
-function wouldAsk(hooks: ToolHooks, toolName: string, bound: ReturnType<typeof bindCall>): boolean {
+// Whether the approval pack would ask for this call: decided before the chain runs, since the SDK
+// needs the answer before invoke. The pack's tool selector is asked with what is known now; a selector
+// that cannot answer (it throws) counts as asking, so a doubt interrupts rather than runs.
+function wouldAsk(hooks: ToolHooks, probe: Probe, bound: PerCallBindings): boolean {
   if (!asksThroughRunState(hooks)) return false;
-  const info = hooks.explain({ toolName, ...(bound.agent ? { agent: bound.agent } : {}), ...(bound.crew ? { crew: bound.crew } : {}) });
-  return info.some((h) => h.pack === "approval");
+  const query = {
+    toolName: probe.toolName,
+    ...(bound.agent ? { agent: bound.agent } : {}),
+    ...(bound.crew ? { crew: bound.crew } : {}),
+  };
+  for (const h of hooks.explain(query)) {
+    if (h.pack !== "approval") continue;
+    const filter = h.tools;
+    if (!h.conditional || typeof filter !== "function") return true;
+    try {
+      if ((filter as (ctx: ToolCallHookContext) => unknown)(probe as unknown as ToolCallHookContext) === true)
+        return true;
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** What a selector can read before the call runs. */
+interface Probe {
+  readonly toolName: string;
+  readonly tool: Tool<Record<string, unknown>, unknown>;
+  readonly toolInput: Record<string, unknown>;
+  readonly agent: PerCallBindings["agent"];
+  readonly task: PerCallBindings["task"];
+  readonly crew: PerCallBindings["crew"];
+  readonly callId: string | undefined;
 }
 
 function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentOptions<unknown>): void {
@@ -82,6 +119,14 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
   const rawInvoke: Invoke = tool.invoke;
   const rawNeedsApproval: NeedsApproval = tool.needsApproval;
   const info = options.tools?.[tool.name] ?? {};
+  // The tool's facts for selectors (name, destructive, tags); each call gets its own copy with an execute.
+  const facts = defineTool({
+    name: tool.name,
+    description: tool.description,
+    destructive: info.destructive === true,
+    tags: [...(info.tags ?? [])],
+    execute: () => undefined,
+  });
   const callOf = (
     runContext: RunContext<unknown>,
     input: Record<string, unknown>,
@@ -101,10 +146,10 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
     const callId = details?.toolCall?.callId;
     let call = callOf(runContext, {}, callId, details);
     const twTool = defineTool({
-      name: tool.name,
-      description: tool.description,
-      destructive: info.destructive === true,
-      tags: [...(info.tags ?? [])],
+      name: facts.name,
+      description: facts.description,
+      destructive: facts.destructive,
+      tags: [...(facts.tags ?? [])],
       execute: async (args: Record<string, unknown>, { signal }) => {
         // Rewritten arguments go back to the tool as the JSON string it parses itself.
         const raw = await rawInvoke.call(tool, runContext, JSON.stringify(args), withSignal(details, signal));
@@ -147,7 +192,8 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
     const args = (input !== null && typeof input === "object" ? input : {}) as Record<string, unknown>;
     try {
       const bound = bindCall(options.bind, callOf(runContext, args, callId, undefined), ADAPTER);
-      return wouldAsk(hooks, tool.name, bound);
+      const probe = { toolName: tool.name, tool: facts, toolInput: args, ...bound, callId };
+      return wouldAsk(hooks, probe as Probe, bound);
     } catch {
       // bind failed: the call will fail closed when it runs; asking first is the safe side.
       return asksThroughRunState(hooks);
@@ -159,7 +205,7 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
   guardedTools.set(tool, hooks);
 }
 
-function guardOne(agent: Agent<never, never>, hooks: ToolHooks, options: GuardAgentOptions<unknown>): void {
+function guardOne(agent: AnyAgent, hooks: ToolHooks, options: GuardAgentOptions<unknown>): void {
   const owner = guardedAgents.get(agent);
   if (owner === hooks) return; // a handoff cycle, or the same agent twice
   if (owner !== undefined) {
@@ -178,13 +224,13 @@ function guardOne(agent: Agent<never, never>, hooks: ToolHooks, options: GuardAg
   Object.defineProperty(agent, "getAllTools", {
     configurable: true,
     writable: true,
-    value: async function guardedGetAllTools(this: Agent<never, never>, ...args: Parameters<typeof getAllTools>) {
+    value: async function guardedGetAllTools(this: AnyAgent, ...args: Parameters<typeof getAllTools>) {
       const tools = await getAllTools.apply(this, args);
       guardAll(tools);
       return tools;
     },
   });
-  for (const h of agent.handoffs) guardOne((h instanceof Agent ? h : h.agent) as unknown as Agent<never, never>, hooks, options);
+  for (const h of agent.handoffs) guardOne((h instanceof Agent ? h : h.agent) as unknown as AnyAgent, hooks, options);
 }
 
 /**
@@ -202,11 +248,11 @@ function guardOne(agent: Agent<never, never>, hooks: ToolHooks, options: GuardAg
  * });
  * ```
  */
-export function guardAgent<A extends Agent<never, never>, TContext = unknown>(
-  agent: A,
+export function guardAgent<TContext, TOutput extends AgentOutputType>(
+  agent: Agent<TContext, TOutput>,
   hooks: ToolHooks,
   options: GuardAgentOptions<TContext> = {},
-): A {
+): Agent<TContext, TOutput> {
   if (!(agent instanceof Agent)) {
     throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "guardAgent() needs an Agent from @openai/agents");
   }
@@ -214,7 +260,7 @@ export function guardAgent<A extends Agent<never, never>, TContext = unknown>(
     throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "guardAgent() needs a ToolHooks as its second argument");
   }
   const checked = checkOptions(options) as GuardAgentOptions<unknown>;
-  guardOne(agent, hooks, checked);
-  for (const inner of checked.agents ?? []) guardOne(inner, hooks, checked);
+  guardOne(agent as unknown as AnyAgent, hooks, checked);
+  for (const inner of checked.agents ?? []) guardOne(inner as unknown as AnyAgent, hooks, checked);
   return agent;
 }

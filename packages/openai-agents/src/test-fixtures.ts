@@ -64,7 +64,9 @@ export function toolOutputs(request: ModelRequest | undefined): Record<string, u
     if (item.type === "function_call_result") {
       const o = item.output as unknown;
       out[item.callId] =
-        typeof o === "object" && o !== null && (o as { type?: string }).type === "text" ? (o as { text: string }).text : o;
+        typeof o === "object" && o !== null && (o as { type?: string }).type === "text"
+          ? (o as { text: string }).text
+          : o;
     }
   }
   return out;
