@@ -246,6 +246,21 @@ describe("guardAgent with the SDK's own loop", () => {
     expect(blocked).toEqual(["read_file", "read_file"]);
   });
 
+  it("guards a tool added to the agent after guardAgent, when the run lists it", async () => {
+    const seen: unknown[] = [];
+    const hooks = new ToolHooks();
+    hooks.use(guardrails({ deny: ["read_file"] }));
+    const model = new ScriptedModel([
+      { calls: [{ name: "read_file", args: { path: "a" }, callId: "c1" }] },
+      { text: "ok" },
+    ]);
+    const agent = guardAgent(new Agent({ name: "a", model }), hooks);
+    agent.tools.push(readFile(seen));
+    await run(agent, "go");
+    expect(seen).toEqual([]);
+    expect(String(toolOutputs(model.requests[1]).c1)).toMatch(/^Tool execution blocked by hook/);
+  });
+
   it("refuses what it cannot guard, and a typo in the options", () => {
     const hooks = new ToolHooks();
     expect(() => guardAgent({} as never, hooks)).toThrow(TypeError);
