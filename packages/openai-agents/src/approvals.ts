@@ -1,0 +1,92 @@
+import type { RunContext } from "@openai/agents";
+import { type HumanInputProvider, HumanInputUnavailableError, type ToolHooks, ToolwareTypeError } from "@toolware/core";
+
+interface LiveCall {
+  readonly toolName: string;
+  readonly runContext: RunContext<unknown>;
+}
+
+// Calls now running inside a guarded tool, by the SDK's call id: where their approval was decided.
+const live = new Map<string, LiveCall[]>();
+const providers = new WeakSet<HumanInputProvider>();
+
+/** @internal */
+export function openCall(callId: string, call: LiveCall): () => void {
+  const calls = live.get(callId) ?? [];
+  calls.push(call);
+  live.set(callId, calls);
+  return () => {
+    const left = (live.get(callId) ?? []).filter((c) => c !== call);
+    if (left.length === 0) live.delete(callId);
+    else live.set(callId, left);
+  };
+}
+
+/** Whether the hooks ask their questions through {@link openAIAgentsApprovals}, so asks become interruptions. @internal */
+export function asksThroughRunState(hooks: ToolHooks): boolean {
+  return providers.has(hooks.humanInput);
+}
+
+/** Options of {@link openAIAgentsApprovals}. */
+export interface OpenAIAgentsApprovalsOptions {
+  /** Answers questions of calls that did not come through a guarded agent. Default: none (they fail closed). */
+  fallback?: HumanInputProvider;
+}
+
+/**
+ * A human-input provider that makes the approval pack use the SDK's own durable approvals. A guarded
+ * tool whose chain holds the approval pack answers the SDK's `needsApproval` with true, so the run
+ * stops with an interruption and its state can be serialised; `state.approve(item)` then makes the
+ * pack's question answer "yes" when the call runs, and `state.reject(item, { message })` sends the
+ * message to the model without running the chain. A question with no decision in the run state (or
+ * from a call outside a guarded agent, without `fallback`) throws `HumanInputUnavailableError`,
+ * which the approval pack turns into a denial.
+ *
+ * @example
+ * ```ts
+ * const hooks = new ToolHooks({ humanInput: openAIAgentsApprovals() });
+ * hooks.use(approval({ tools: ["delete_file"] }));
+ * guardAgent(agent, hooks);
+ * ```
+ */
+export function openAIAgentsApprovals(options: OpenAIAgentsApprovalsOptions = {}): HumanInputProvider {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "openAIAgentsApprovals() options must be an object");
+  }
+  for (const key of Object.keys(options)) {
+    if (key !== "fallback") {
+      throw new ToolwareTypeError(
+        "TOOLWARE_UNKNOWN_OPTION",
+        `openAIAgentsApprovals(): unknown option \`${key}\` (allowed: fallback)`,
+      );
+    }
+  }
+  const { fallback } = options;
+  if (fallback !== undefined && typeof fallback !== "function") {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      "openAIAgentsApprovals(): `fallback` must be a human-input provider",
+    );
+  }
+  const provider: HumanInputProvider = async function openAIAgentsRunState(request) {
+    const calls = live.get(request.callId);
+    if (calls === undefined) {
+      if (fallback !== undefined) return fallback(request);
+      throw new HumanInputUnavailableError(
+        `cannot ask "${request.prompt}": the call did not come through a guarded OpenAI agent (pass a fallback provider)`,
+      );
+    }
+    // Two runs may reuse a call id: every one of them must have approved it.
+    const approved = calls.every(
+      (c) => c.runContext.isToolApproved({ toolName: c.toolName, callId: request.callId }) === true,
+    );
+    if (!approved) {
+      throw new HumanInputUnavailableError(
+        `the run state holds no approval for ${request.toolName} (call ${request.callId}); approve it with state.approve(item)`,
+      );
+    }
+    return "yes";
+  };
+  providers.add(provider);
+  return provider;
+}
