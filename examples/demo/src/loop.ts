@@ -1,4 +1,4 @@
-import type { Crew, ToolCallOutcome, ToolHooks } from "@toolware/core";
+import type { Agent, Crew, Task, ToolCallOutcome, ToolHooks } from "@toolware/core";
 import type { PlannedCall, ScriptedModel } from "./script.js";
 
 /** One finished tool call, as the agent loop reports it. */
@@ -8,6 +8,12 @@ export interface CallReport {
   call: PlannedCall;
   outcome: ToolCallOutcome;
   durationMs: number;
+}
+
+/** The agent a task of the demo's crew is given to. */
+export function agentOf(task: Task): Agent {
+  if (task.agent === undefined) throw new Error(`task "${task.description}" has no agent`);
+  return task.agent;
 }
 
 /**
@@ -24,8 +30,7 @@ export async function runCrew(
 ): Promise<CallReport[]> {
   const reports: CallReport[] = [];
   for (const task of crew.tasks) {
-    const agent = task.agent;
-    if (agent === undefined) throw new Error(`task "${task.description}" has no agent`);
+    const agent = agentOf(task);
     const observations: string[] = [];
     for (let call = model(task, agent, observations); call !== undefined; call = model(task, agent, observations)) {
       const started = performance.now();

@@ -1,4 +1,6 @@
 import { createColors } from "picocolors";
+import { runAiSdkCrew } from "./ai-sdk-crew.js";
+import type { AiSdkModel } from "./ai-sdk-model.js";
 import { type CallReport, runCrew } from "./loop.js";
 import { type Output, renderCall, renderHookDecisions, renderToolStats } from "./render.js";
 import { crew, scriptedModel } from "./script.js";
@@ -12,9 +14,10 @@ export interface DemoResult {
 
 /**
  * Runs the scripted crew through the hook stack and prints a line per tool
- * call, then per-tool statistics and the hook decisions.
+ * call, then per-tool statistics and the hook decisions. With `aiSdk`, the same crew runs in the
+ * AI SDK's own loop (`--ai-sdk`), its tools guarded by the same stack.
  */
-export async function runDemo(options: { interactive: boolean; out: Output }): Promise<DemoResult> {
+export async function runDemo(options: { interactive: boolean; out: Output; aiSdk?: AiSdkModel }): Promise<DemoResult> {
   const { out } = options;
   const c = createColors(out.color);
   const stack = buildStack({
@@ -24,7 +27,13 @@ export async function runDemo(options: { interactive: boolean; out: Output }): P
         `${c.blue(`  🙋 ${prompt.split("\n")[0]} → ${JSON.stringify(answer)}`)}${options.interactive ? "" : c.dim(" (scripted)")}\n`,
       ),
   });
-  out.write(`${c.bold("toolware demo")} ${c.dim("— a scripted crew; every tool call runs through one hook stack")}\n`);
+  const aiSdk = options.aiSdk;
+  out.write(
+    aiSdk === undefined
+      ? `${c.bold("toolware demo")} ${c.dim("— a scripted crew; every tool call runs through one hook stack")}\n`
+      : `${c.bold("toolware demo")} — ${aiSdk.scripted ? c.yellow(aiSdk.banner) : c.green(aiSdk.banner)}\n` +
+          c.dim("every tool call runs through one hook stack, inside the AI SDK's generateText loop\n"),
+  );
   out.write(c.dim(`stack: ${stack.describe()}\n`));
   out.write(
     c.dim(
@@ -35,13 +44,17 @@ export async function runDemo(options: { interactive: boolean; out: Output }): P
   );
 
   let task = "";
-  const reports = await runCrew(crew, stack.hooks, scriptedModel, (report) => {
+  const onCall = (report: CallReport) => {
     if (report.task !== task) {
       task = report.task;
       out.write(`\n${c.bold(c.underline(`${report.agent}: ${task}`))}\n`);
     }
     out.write(renderCall(report, stack.warnings.get(report.outcome.callId) ?? [], out));
-  });
+  };
+  const reports =
+    aiSdk === undefined
+      ? await runCrew(crew, stack.hooks, scriptedModel, onCall)
+      : await runAiSdkCrew(crew, stack.hooks, aiSdk, onCall);
 
   out.write(`\n${c.bold("Per-tool statistics")}\n${renderToolStats(stack.stats(), out)}\n`);
   out.write(`\n${c.bold("Hook decisions")}\n${renderHookDecisions(reports, out)}\n`);

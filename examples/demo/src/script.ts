@@ -60,5 +60,8 @@ const plans = new Map<Task, PlannedCall[]>([
   ],
 ]);
 
+/** The tool calls a task's plan makes, in order. */
+export const planOf = (task: Task): readonly PlannedCall[] => plans.get(task) ?? [];
+
 /** The demo's model: it follows each task's plan, one call per turn. */
 export const scriptedModel: ScriptedModel = (task, _agent, observations) => plans.get(task)?.[observations.length];

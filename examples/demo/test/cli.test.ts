@@ -27,6 +27,25 @@ describe("pnpm demo (the README's first command)", () => {
     expect(stdout).toMatch(/12 tool calls, 4 blocked\./);
   }, 60_000);
 
+  it("runs --ai-sdk offline without a key, saying first that it stays scripted", async () => {
+    const { OPENAI_API_KEY: _key, ...env } = withoutForceColor({ ...process.env, NO_COLOR: "1" });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [
+        `${root}node_modules/tsx/dist/cli.mjs`,
+        "--conditions",
+        "@toolware/source",
+        "examples/demo/src/main.ts",
+        "--ai-sdk",
+      ],
+      { cwd: root, env, timeout: 60_000 },
+    );
+    expect(stderr).toBe("");
+    expect(stdout).toMatch(/^toolware demo — AI SDK mode, still scripted: OPENAI_API_KEY is not set/);
+    expect(stdout).toMatch(/✖ blocked {2}junior_agent {2}delete_file/);
+    expect(stdout).toMatch(/12 tool calls, 4 blocked\./);
+  }, 60_000);
+
   it("refuses --interactive without a terminal", async () => {
     const failure = await run(
       process.execPath,
