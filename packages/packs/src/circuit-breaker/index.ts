@@ -172,10 +172,22 @@ export function circuitBreaker<St extends CircuitStore = MemoryCircuitStore>(
     if (change !== undefined) onStateChange?.({ key: k, from: change.from, to: change.to });
   };
 
-  const record = (k: string, trial: string | undefined, outcome: CircuitOutcome): void | Promise<void> => {
-    const change = store.record(k, outcome, trial, now(), policy);
+  // A store that cannot count an outcome must not change the call's outcome: the failure is reported.
+  const record = (
+    ctx: ToolCallHookContext,
+    k: string,
+    trial: string | undefined,
+    outcome: CircuitOutcome,
+  ): void | Promise<void> => {
+    const lost = (error: unknown) => ctx.reportError("circuitBreaker.store", error);
+    let change: ReturnType<CircuitStore["record"]>;
+    try {
+      change = store.record(k, outcome, trial, now(), policy);
+    } catch (error) {
+      return lost(error);
+    }
     if (!isThenable(change)) return changed(k, change);
-    return Promise.resolve(change).then((c) => changed(k, c));
+    return Promise.resolve(change).then((c) => changed(k, c), lost);
   };
 
   // Runs the call once admitted; its outcome is counted before the call's own promise settles.
@@ -186,15 +198,15 @@ export function circuitBreaker<St extends CircuitStore = MemoryCircuitStore>(
         try {
           if (ctx.toolRan) outcome = isFailure(ctx) ? "failure" : "success";
         } catch (error) {
-          return Promise.resolve(record(k, trial, "failure")).then(() => {
+          return Promise.resolve(record(ctx, k, trial, "failure")).then(() => {
             throw error;
           });
         }
-        return record(k, trial, outcome);
+        return record(ctx, k, trial, outcome);
       },
       (error: unknown) => {
         // A "throw"-policy hook inside made the call reject: free the trial slot all the same.
-        return Promise.resolve(record(k, trial, "neutral")).then(() => {
+        return Promise.resolve(record(ctx, k, trial, "neutral")).then(() => {
           throw error;
         });
       },

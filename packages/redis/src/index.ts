@@ -1,0 +1,10 @@
+export { type RedisCacheStore, type RedisCacheStoreOptions, redisCacheStore } from "./cache.js";
+export { type RedisCircuitStore, type RedisCircuitStoreOptions, redisCircuitStore } from "./circuit-breaker.js";
+export { type RedisRateLimitStore, type RedisRateLimitStoreOptions, redisRateLimitStore } from "./rate-limit.js";
+export type {
+  FailurePolicy,
+  RedisClient,
+  RedisFallbackEvent,
+  RedisStoreKind,
+  RedisStoreOptions,
+} from "./shared.js";
