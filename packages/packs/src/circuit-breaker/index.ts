@@ -219,8 +219,8 @@ export function circuitBreaker<St extends CircuitStore = MemoryCircuitStore>(
     return undefined;
   };
 
+  // The reason carries the store's error: a guard that cannot decide says why it blocked.
   const unavailable = (ctx: ToolCallHookContext, k: string, error: unknown): void => {
-    ctx.reportError("circuitBreaker.store", error);
     ctx.block(
       `circuit state for ${k} unavailable, call blocked: ${error instanceof Error ? error.message : String(error)}`,
     );

@@ -36,7 +36,7 @@ describe("circuit-breaker: store", () => {
     expect((await second.invoke(tool, {})).status).toBe("error");
   });
 
-  it("a store that throws or rejects blocks the call (fails closed) and is reported", async () => {
+  it("a store that throws or rejects blocks the call (fails closed), saying why", async () => {
     const boom = new Error("store down");
     const broken = (async: boolean): CircuitStore => ({
       admit: () => {
@@ -48,16 +48,25 @@ describe("circuit-breaker: store", () => {
       reset: () => [],
     });
     for (const async of [false, true]) {
-      const reported: string[] = [];
-      const hooks = new ToolHooks({ onListenerError: (where) => reported.push(where) });
+      const hooks = new ToolHooks();
       const { tool, runs } = failing();
       hooks.use(circuitBreaker({ store: broken(async) }));
       const out = await hooks.invoke(tool, {});
       expect(out.status).toBe("blocked");
       expect(out.reason).toBe("circuit state for flaky unavailable, call blocked: store down");
       expect(runs()).toBe(0);
-      expect(reported).toEqual(["circuitBreaker.store"]);
     }
+  });
+
+  it("an outcome the store cannot count is reported and leaves the call's outcome alone", async () => {
+    const reported: string[] = [];
+    const hooks = new ToolHooks({ onListenerError: (where) => reported.push(where) });
+    const inner = memoryCircuitStore();
+    const store: CircuitStore = { ...inner, record: () => Promise.reject(new Error("lost")) };
+    hooks.use(circuitBreaker({ store }));
+    const out = await hooks.invoke(defineTool({ name: "ok_tool", execute: () => "fine" }), {});
+    expect(out).toMatchObject({ status: "ok", result: "fine" });
+    expect(reported).toEqual(["circuitBreaker.store"]);
   });
 
   it("refuses a store without the four methods", () => {
