@@ -7,8 +7,9 @@ import { defineTool, ToolHooks } from "@toolware/core";
 import { cache, memoryCacheStore } from "@toolware/packs/cache";
 import { memoryRateLimitStore, type RateLimitRequest, rateLimit } from "@toolware/packs/rate-limit";
 import { redisCacheStore, redisRateLimitStore } from "@toolware/redis";
-import { startRedis } from "@toolware/redis/test-utils";
 import { Redis } from "ioredis";
+// The same throwaway-server helper the tests use (not part of the published package).
+import { startRedis } from "../../../packages/redis/src/test-utils.js";
 import { emit, median, roundOptions, type Timing } from "../harness.js";
 
 interface Subject {

@@ -62,7 +62,7 @@ export function redisCacheStore(options: RedisCacheStoreOptions): RedisCacheStor
         text = JSON.stringify({ v: entry.value, e: entry.expiresAt });
       } catch (error) {
         return Promise.reject(
-          new ToolwareError("TOOLWARE_REDIS_UNSERIALIZABLE", "a cached value could not be stored as JSON", {
+          new ToolwareError("TOOLWARE_UNSERIALIZABLE_VALUE", "redis cache: a result could not be stored as JSON", {
             cause: error,
           }),
         );

@@ -23,7 +23,7 @@ export interface RedisFallbackEvent {
   readonly policy: FailurePolicy;
   /** What the call got instead: let through (or the cache skipped), or refused with an error. */
   readonly action: "allowed" | "refused";
-  /** The Redis error, or a `TOOLWARE_REDIS_TIMEOUT` error. */
+  /** The Redis error, or a `TOOLWARE_REDIS_UNAVAILABLE` error saying it did not answer in time. */
   readonly error: unknown;
 }
 
@@ -157,12 +157,7 @@ export function guarded<T>(c: Connection, operation: string, work: () => Promise
       }
     };
     const timer = setTimeout(
-      () =>
-        fallBack(
-          new ToolwareError("TOOLWARE_REDIS_TIMEOUT", `redis did not answer within ${c.timeoutMs} ms`, {
-            cause: undefined,
-          }),
-        ),
+      () => fallBack(new ToolwareError("TOOLWARE_REDIS_UNAVAILABLE", `redis did not answer within ${c.timeoutMs} ms`)),
       c.timeoutMs,
     );
     // The deadline alone must not keep a process alive.

@@ -103,7 +103,7 @@ describe("redisCacheStore", () => {
   it("refuses a value JSON cannot carry, with a code", async () => {
     const store = redisCacheStore({ client, prefix: fresh() });
     const error = await store.set("k", { value: { n: 1n }, expiresAt: Date.now() + 1000 }).catch((e: unknown) => e);
-    expect(toolwareCode(error)).toBe("TOOLWARE_REDIS_UNSERIALIZABLE");
+    expect(toolwareCode(error)).toBe("TOOLWARE_UNSERIALIZABLE_VALUE");
   });
 });
 
