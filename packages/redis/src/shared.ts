@@ -13,7 +13,7 @@ export type RedisClient = Redis | Cluster;
 export type FailurePolicy = "fail-closed" | "fail-open";
 
 /** Which store fell back. */
-export type RedisStoreKind = "rate-limit" | "cache" | "circuit-breaker";
+export type RedisStoreKind = "rate-limit" | "cache" | "circuit-breaker" | "approval";
 
 /** Told about every operation that did not get its answer from Redis. */
 export interface RedisFallbackEvent {
@@ -35,7 +35,7 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** How long one decision may wait for Redis before the failure policy applies. Default 500 ms. */
   timeoutMs?: number;
-  /** Default: `"fail-closed"` for guards (rate limit, circuit breaker), `"fail-open"` for the cache. */
+  /** Default: `"fail-closed"` for the rate limit and the circuit breaker, `"fail-open"` for the cache and approvals. */
   failure?: FailurePolicy;
   /** Called for every fallback; a throw here is ignored (it must not change the call). */
   onFallback?: (event: RedisFallbackEvent) => void;

@@ -1,10 +1,11 @@
-import { toolwareCode } from "@toolware/core";
+import { defineTool, scriptedHumanInput, ToolHooks, toolwareCode } from "@toolware/core";
+import { approval } from "@toolware/packs/approval";
 import { memoryCircuitStore } from "@toolware/packs/circuit-breaker";
 import { memoryRateLimitStore, type RateLimitAlgorithm } from "@toolware/packs/rate-limit";
 import fc from "fast-check";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisCacheStore, redisCircuitStore, redisRateLimitStore } from "./index.js";
+import { redisApprovalStore, redisCacheStore, redisCircuitStore, redisRateLimitStore } from "./index.js";
 import { type RedisServer, startRedis } from "./test-utils.js";
 
 let server: RedisServer;
@@ -144,6 +145,31 @@ describe("redisCircuitStore", () => {
   });
 });
 
+describe("redisApprovalStore", () => {
+  it("an 'always' given through one connection holds for a gate on another; TTL; reset", async () => {
+    const prefix = fresh();
+    const other = new Redis(server.port, "127.0.0.1");
+    try {
+      const tool = defineTool({ name: "send_email", execute: () => "sent" });
+      const first = new ToolHooks({ humanInput: scriptedHumanInput(["always"]) });
+      first.use(approval({ remember: "tool", store: redisApprovalStore({ client, prefix, ttlMs: 60_000 }) }));
+      const second = new ToolHooks({ humanInput: scriptedHumanInput([]) });
+      const gate = approval({ remember: "tool", store: redisApprovalStore({ client: other, prefix }) });
+      second.use(gate);
+      expect((await first.invoke(tool, {})).status).toBe("ok");
+      const out = await second.invoke(tool, {});
+      expect(out.status).toBe("ok");
+      expect(await gate.rememberedCount()).toBe(1);
+      expect(await client.pttl(`${prefix}ap:send_email`)).toBeGreaterThan(50_000);
+      await gate.reset();
+      expect(await gate.rememberedCount()).toBe(0);
+      expect((await second.invoke(tool, {})).status).toBe("blocked");
+    } finally {
+      other.disconnect();
+    }
+  });
+});
+
 describe("options", () => {
   it("refuse mistakes with codes", () => {
     const cases: [() => unknown, string, RegExp][] = [
@@ -155,6 +181,7 @@ describe("options", () => {
       [() => redisCircuitStore({ client, ttl: 5 } as never), "TOOLWARE_UNKNOWN_OPTION", /unknown option `ttl`/],
       [() => redisCircuitStore({ client, ttlMs: -1 }), "TOOLWARE_INVALID_OPTION", /`ttlMs`/],
       [() => redisCircuitStore({ client, onFallback: 1 as never }), "TOOLWARE_INVALID_OPTION", /`onFallback`/],
+      [() => redisApprovalStore({ client, ttlMs: 1.5 }), "TOOLWARE_INVALID_OPTION", /`ttlMs`/],
     ];
     for (const [make, code, message] of cases) {
       let error: unknown;
