@@ -13,7 +13,7 @@ export type RedisClient = Redis | Cluster;
 export type FailurePolicy = "fail-closed" | "fail-open";
 
 /** Which store fell back. */
-export type RedisStoreKind = "rate-limit" | "cache" | "circuit-breaker" | "approval";
+export type RedisStoreKind = "rate-limit" | "cache" | "circuit-breaker" | "approval" | "loop-guard";
 
 /** Told about every operation that did not get its answer from Redis. */
 export interface RedisFallbackEvent {
@@ -35,7 +35,7 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** How long one decision may wait for Redis before the failure policy applies. Default 500 ms. */
   timeoutMs?: number;
-  /** Default: `"fail-closed"` for the rate limit and the circuit breaker, `"fail-open"` for the cache and approvals. */
+  /** Default: `"fail-closed"` for the rate limit and the circuit breaker, `"fail-open"` for the others. */
   failure?: FailurePolicy;
   /** Called for every fallback; a throw here is ignored (it must not change the call). */
   onFallback?: (event: RedisFallbackEvent) => void;
@@ -51,6 +51,8 @@ export interface Connection {
   readonly onFallback: ((event: RedisFallbackEvent) => void) | undefined;
   /** Unique per process: makes members and trial tokens that no other process can produce. */
   readonly token: string;
+  /** A coded option error with the package's prefix. */
+  invalid(message: string): ToolwareTypeError;
 }
 
 const KEYS = ["client", "prefix", "timeoutMs", "failure", "onFallback"];
@@ -102,6 +104,7 @@ export function connect(
     store,
     onFallback,
     token: randomBytes(8).toString("hex"),
+    invalid,
   };
 }
 

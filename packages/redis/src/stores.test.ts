@@ -1,11 +1,18 @@
 import { defineTool, scriptedHumanInput, ToolHooks, toolwareCode } from "@toolware/core";
 import { approval } from "@toolware/packs/approval";
 import { memoryCircuitStore } from "@toolware/packs/circuit-breaker";
+import { loopGuard } from "@toolware/packs/loop-guard";
 import { memoryRateLimitStore, type RateLimitAlgorithm } from "@toolware/packs/rate-limit";
 import fc from "fast-check";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisApprovalStore, redisCacheStore, redisCircuitStore, redisRateLimitStore } from "./index.js";
+import {
+  redisApprovalStore,
+  redisCacheStore,
+  redisCircuitStore,
+  redisLoopGuardStore,
+  redisRateLimitStore,
+} from "./index.js";
 import { type RedisServer, startRedis } from "./test-utils.js";
 
 let server: RedisServer;
@@ -164,6 +171,50 @@ describe("redisApprovalStore", () => {
       await gate.reset();
       expect(await gate.rememberedCount()).toBe(0);
       expect((await second.invoke(tool, {})).status).toBe("blocked");
+    } finally {
+      other.disconnect();
+    }
+  });
+});
+
+describe("redisLoopGuardStore", () => {
+  it("blocks and warns exactly as the in-memory store, call by call, across connections", async () => {
+    const prefix = fresh();
+    const other = new Redis(server.port, "127.0.0.1");
+    try {
+      let t = 1_000;
+      const make = (store?: ReturnType<typeof redisLoopGuardStore>) => {
+        const hooks = new ToolHooks();
+        const guard = loopGuard({
+          maxRepeats: 3,
+          maxInWindow: 4,
+          windowMs: 1000,
+          action: "block",
+          scope: "global",
+          now: () => t,
+          onWarn: () => {},
+          ...(store === undefined ? {} : { store }),
+        });
+        hooks.use(guard);
+        return { hooks, guard };
+      };
+      const memory = make();
+      const a = make(redisLoopGuardStore({ client, prefix }));
+      const b = make(redisLoopGuardStore({ client: other, prefix }));
+      const search = defineTool({ name: "search", execute: () => "r" });
+      const fetch = defineTool({ name: "fetch", execute: () => "f" });
+      const plan = [search, search, fetch, search, search, search, search, fetch, search, fetch, search, search];
+      for (const [i, tool] of plan.entries()) {
+        t += 150;
+        const expected = await memory.hooks.invoke(tool, {});
+        // Alternate processes: the Redis guards count the calls of both as one.
+        const got = await (i % 2 === 0 ? a : b).hooks.invoke(tool, {});
+        expect(`${i} ${got.status} ${got.reason ?? ""}`).toBe(`${i} ${expected.status} ${expected.reason ?? ""}`);
+      }
+      const history = await a.guard.history();
+      expect(history.map((e) => e.toolName)).toEqual((await memory.guard.history()).map((e) => e.toolName));
+      await b.guard.reset();
+      expect(await a.guard.history()).toEqual([]);
     } finally {
       other.disconnect();
     }
