@@ -176,8 +176,7 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
           settle(ctx, { ...base, approved: false, source: "invalid-answer", answer: undefined, detail: problem });
           return;
         }
-        apply(ctx, key, given, "external", undefined);
-        return;
+        return apply(ctx, key, given, "external", undefined);
       }
     }
     const prompt = promptOf({
@@ -198,16 +197,16 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
       settle(ctx, { ...base, approved: false, source: "invalid-answer", answer: asked.answer, detail: parsed });
       return;
     }
-    apply(ctx, key, parsed, "human", asked.answer);
+    return apply(ctx, key, parsed, "human", asked.answer);
   }
 
-  function apply(
+  async function apply(
     ctx: ToolCallHookContext,
     key: string | undefined,
     parsed: ApprovalAnswer,
     source: "human" | "external",
     answer: string | undefined,
-  ): void {
+  ): Promise<void> {
     const approved = parsed.approve === true;
     const edited = approved && parsed.input !== undefined;
     if (edited) writeInPlace(ctx.toolInput, parsed.input as Record<string, unknown>, editMode);
