@@ -8,7 +8,7 @@ import { Redis } from "ioredis";
 const tenantOfTask = new WeakMap<Task, string>();
 
 // Without `scope`, a result fetched for one tenant is served to any other that asks the same question.
-const accounts = cache({
+export const accounts = cache({
   tools: ["get_account", "list_invoices"],
   ttl: "1m",
   store: redisCacheStore({ client: new Redis() }),

@@ -16,16 +16,16 @@ const onFallback = (e: RedisFallbackEvent) =>
   );
 
 // A paid API: refuse calls rather than overspend while Redis is away.
-const paid = rateLimit({
+export const paid = rateLimit({
   max: 20,
   per: "1m",
   store: redisRateLimitStore({ client: cluster, failure: "fail-closed", timeoutMs: 250, onFallback }),
 });
 // A courtesy limit on a cheap internal tool: better to let calls through.
-const courtesy = rateLimit({
+export const courtesy = rateLimit({
   max: 1000,
   per: "1m",
   keyPrefix: "internal:",
   store: redisRateLimitStore({ client: cluster, failure: "fail-open", onFallback }),
 });
-const results = redisCacheStore({ client: cluster, onFallback }); // a cache always fails open
+export const results = redisCacheStore({ client: cluster, onFallback }); // a cache always fails open

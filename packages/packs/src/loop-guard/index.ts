@@ -132,7 +132,7 @@ export function loopGuard<St extends LoopGuardStore = MemoryLoopGuardStore>(
     return `Loop detected: ${ctx.toolName} called ${count} times ${span}${what} by ${scopeName(ctx)}.`;
   };
 
-  const decide = (ctx: ToolCallHookContext, t: number, { streak, inWindow }: LoopCounts): void => {
+  const decide = (ctx: ToolCallHookContext, { streak, inWindow }: LoopCounts): void => {
     const kind = triggered(rule, { streak, inWindow });
     if (kind === undefined) return;
     const count = kind === "repeats" ? streak : inWindow;
@@ -161,8 +161,8 @@ export function loopGuard<St extends LoopGuardStore = MemoryLoopGuardStore>(
     const t = now();
     const entry = { toolName: ctx.toolName, agentRole: ctx.agent?.role, callId: ctx.callId, at: t };
     const counts = store.observe(scopeOf(ctx), key, t, rule, entry);
-    if (isThenable(counts)) return Promise.resolve(counts).then((c) => decide(ctx, t, c));
-    decide(ctx, t, counts);
+    if (isThenable(counts)) return Promise.resolve(counts).then((c) => decide(ctx, c));
+    decide(ctx, counts);
   }
 
   return definePack({
