@@ -1,6 +1,7 @@
 import type { SuiteResult, Timing } from "./harness.js";
 import { median } from "./harness.js";
 import { redactConsole, redactSection, redactVerdict } from "./redact-report.js";
+import { redisVerdicts, renderRedisThroughput } from "./redis/report.js";
 
 /** One target of the issue, judged on this run. */
 export interface Verdict {
@@ -196,7 +197,7 @@ export function render(info: RunInfo, results: Results): string {
   );
 
   lines.push("## Targets", "", "| target | measured | verdict | note |", "|---|---|---|---|");
-  for (const v of judge(results)) {
+  for (const v of [...judge(results), ...redisVerdicts(results)]) {
     lines.push(`| ${v.target} | ${v.measured} | ${v.pass ? "PASS" : "**MISS**"} | ${v.note} |`);
   }
   lines.push("");
@@ -299,6 +300,7 @@ export function render(info: RunInfo, results: Results): string {
       lines.push(`| ${x.calls.toLocaleString("en-US")} | ${(x.heapUsed / 1024).toFixed(0)} KiB |`);
     lines.push("", ...heap.notes.map((n) => `- ${n}`), "");
   }
+  lines.push(...renderRedisThroughput(results));
   return `${lines.join("\n")}\n`;
 }
 
@@ -332,6 +334,8 @@ export function renderConsole(results: Results): string {
     );
   }
   rows.push(...redactConsole(results), "");
-  for (const v of judge(results)) rows.push(`${v.pass ? "PASS" : "MISS"}  ${v.target}: ${v.measured}`);
+  rows.push(...renderRedisThroughput(results).filter((l) => l.startsWith("| ") && !l.startsWith("| subject")));
+  for (const v of [...judge(results), ...redisVerdicts(results)])
+    rows.push(`${v.pass ? "PASS" : "MISS"}  ${v.target}: ${v.measured}`);
   return rows.join("\n");
 }

@@ -12,6 +12,8 @@ import {
   type ExternalApproval,
 } from "./options.js";
 
+import { type ApprovalStore, memoryApprovalStore } from "./store.js";
+
 export { type ApprovalAnswer, displayJson, editProblem, printable } from "./answer.js";
 export type {
   ApprovalDecision,
@@ -20,6 +22,7 @@ export type {
   ApprovalSource,
   ExternalApproval,
 } from "./options.js";
+export { type ApprovalStore, type MemoryApprovalStore, memoryApprovalStore } from "./store.js";
 export type { ToolSelector };
 
 declare module "@toolware/core" {
@@ -31,10 +34,10 @@ declare module "@toolware/core" {
 
 /** The pack {@link approval} returns. */
 export type ApprovalPack = Pack<{
-  /** Forgets every remembered decision of this pack instance. */
-  reset(): void;
-  /** How many decisions are remembered. */
-  rememberedCount(): number;
+  /** Forgets every remembered decision of this pack's store (a promise with a remote store). */
+  reset(): void | Promise<void>;
+  /** How many decisions are remembered (a promise with a remote store). */
+  rememberedCount(): number | Promise<number>;
 }>;
 
 type Asked =
@@ -115,7 +118,7 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
   const { parseAnswer, onDecision, message, external } = options;
   const promptOf = options.prompt ?? defaultPrompt;
   const defaultMessage = options.defaultMessage ?? defaultMessageFor(words, remember);
-  const memory = new Map<string, boolean>();
+  const memory: ApprovalStore = options.store ?? memoryApprovalStore();
   const inflight = new Map<string, Promise<void>>();
 
   const keyOf = (ctx: ToolCallHookContext, input: string | undefined): string | undefined => {
@@ -149,7 +152,7 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
 
   async function decide(ctx: ToolCallHookContext, key: string | undefined): Promise<void> {
     const base = { toolName: ctx.toolName, callId: ctx.callId, edited: false, remembered: false };
-    const known = key === undefined ? undefined : memory.get(key);
+    const known = key === undefined ? undefined : await memory.get(key);
     if (known !== undefined) {
       settle(ctx, { ...base, approved: known, source: "remembered", answer: undefined, detail: undefined });
       return;
@@ -173,8 +176,7 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
           settle(ctx, { ...base, approved: false, source: "invalid-answer", answer: undefined, detail: problem });
           return;
         }
-        apply(ctx, key, given, "external", undefined);
-        return;
+        return apply(ctx, key, given, "external", undefined);
       }
     }
     const prompt = promptOf({
@@ -195,21 +197,28 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
       settle(ctx, { ...base, approved: false, source: "invalid-answer", answer: asked.answer, detail: parsed });
       return;
     }
-    apply(ctx, key, parsed, "human", asked.answer);
+    return apply(ctx, key, parsed, "human", asked.answer);
   }
 
-  function apply(
+  async function apply(
     ctx: ToolCallHookContext,
     key: string | undefined,
     parsed: ApprovalAnswer,
     source: "human" | "external",
     answer: string | undefined,
-  ): void {
+  ): Promise<void> {
     const approved = parsed.approve === true;
     const edited = approved && parsed.input !== undefined;
     if (edited) writeInPlace(ctx.toolInput, parsed.input as Record<string, unknown>, editMode);
     const stored = key !== undefined && parsed.remember === true && !edited;
-    if (stored) memory.set(key, approved);
+    if (stored) {
+      try {
+        await memory.set(key, approved);
+      } catch (e) {
+        // The human's answer stands for this call; only the memory of it is lost.
+        ctx.reportError("approval.store", e);
+      }
+    }
     settle(ctx, {
       toolName: ctx.toolName,
       callId: ctx.callId,
@@ -253,11 +262,7 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
         },
       },
     ],
-    reset(): void {
-      memory.clear();
-    },
-    rememberedCount(): number {
-      return memory.size;
-    },
+    reset: () => memory.clear(),
+    rememberedCount: () => memory.count(),
   });
 }

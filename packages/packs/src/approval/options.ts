@@ -3,6 +3,7 @@ import { packTypeError, shown } from "../internal/errors.js";
 import { checkBoolean, checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
 import type { ToolSelector } from "../internal/tool-match.js";
 import { type AnswerWords, type ApprovalAnswer, displayJson, printable } from "./answer.js";
+import type { ApprovalStore } from "./store.js";
 
 /** How a call's approval was settled. */
 export type ApprovalSource =
@@ -55,6 +56,11 @@ export interface ApprovalOptions {
   approveWords?: readonly string[];
   /** Keep decisions for the rest of the run, per tool or per tool and exact input. Default `"none"`. */
   remember?: "none" | "tool" | "tool+input";
+  /**
+   * Where remembered decisions live (only with `remember`). Default: a fresh in-memory store.
+   * Share one (e.g. `redisApprovalStore` from `@toolware/redis`) so "always" holds in every process.
+   */
+  store?: ApprovalStore;
   /** Answers that approve and remember (only with `remember`). Default `["always"]`. */
   alwaysWords?: readonly string[];
   /** Answers that deny and remember (only with `remember`). Default `["never"]`. */
@@ -93,6 +99,7 @@ const OPTION_KEYS = [
   "tools",
   "approveWords",
   "remember",
+  "store",
   "alwaysWords",
   "neverWords",
   "edits",
@@ -161,6 +168,16 @@ export function checkOptions(options: ApprovalOptions): void {
   checkPriority(o.priority, PREFIX);
   for (const name of ["parseAnswer", "prompt", "message", "onDecision", "external"] as const)
     checkFunction(o[name], name, PREFIX);
+  if (o.store !== undefined) {
+    const methods = ["get", "set", "clear", "count"] as const;
+    const store = o.store as unknown as Partial<Record<string, unknown>> | null;
+    if (store === null || typeof store !== "object" || methods.some((m) => typeof store[m] !== "function")) {
+      throw packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: \`store\` must implement ${methods.join(", ")}`);
+    }
+    if (o.remember === undefined || o.remember === "none") {
+      throw packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: \`store\` only applies with \`remember\``);
+    }
+  }
 }
 
 /** `Approve send_email for agent assistant?` plus the input, with spoofing characters escaped. */

@@ -1,12 +1,13 @@
 import { definePack, type Next, type Pack, type Tool, type ToolCallHookContext, type ToolInput } from "@toolware/core";
+import { packTypeError } from "../internal/errors.js";
 import { parseDuration } from "../rate-limit/duration.js";
 import { canonicalJson } from "./canonical-json.js";
 import { awaitFlight, createFlight, type Flight, type FlightOutcome, failedFlight, isAborted } from "./flight.js";
-import { type CacheOptions, validate } from "./options.js";
+import { type CacheOptions, type CacheScope, validate } from "./options.js";
 import { type CacheEntry, type CacheStore, memoryCacheStore } from "./store.js";
 
 export { canonicalJson } from "./canonical-json.js";
-export type { CacheOptions } from "./options.js";
+export type { CacheOptions, CacheScope } from "./options.js";
 export {
   type CacheEntry,
   type CacheStore,
@@ -33,7 +34,7 @@ export interface CacheStats {
   readonly misses: number;
   /** Calls answered with the result of an identical call in flight. */
   readonly dedupes: number;
-  /** Calls whose input could not be serialised (a cycle, a Map…): run without the cache. */
+  /** Calls whose input could not be serialised (a cycle, a Map…) or whose scope failed: run without the cache. */
   readonly bypassed: number;
   /** Results written to the store. */
   readonly stored: number;
@@ -54,6 +55,30 @@ export type CachePack = Pack<{
 }>;
 
 const SEP = "\u0000";
+
+// The scope goes after the input, so a tool's entries still share the `tool + SEP` prefix.
+function scopeFunction(scope: CacheScope | undefined): ((ctx: ToolCallHookContext) => string) | undefined {
+  switch (scope) {
+    case undefined:
+    case "global":
+      return undefined;
+    case "agent":
+      return (ctx) => `agent:${ctx.agent?.role ?? "(none)"}`;
+    case "crew":
+      return (ctx) => `crew:${ctx.crew?.name ?? "(none)"}`;
+    default:
+      return (ctx) => {
+        const s: unknown = scope(ctx);
+        if (typeof s !== "string") {
+          throw packTypeError(
+            "TOOLWARE_INVALID_RETURN",
+            `toolware/cache: \`scope\` returned ${typeof s}, not a string`,
+          );
+        }
+        return `fn:${s}`;
+      };
+  }
+}
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
@@ -90,8 +115,20 @@ export function cache(options: CacheOptions): CachePack {
   // Bumped by clear()/invalidate(): a run that started before must not store a result that may be stale.
   let generation = 0;
 
+  const scopeOf = scopeFunction(options.scope);
   const keyOf = (toolName: string, input: ToolInput): string =>
     toolName + SEP + canonicalJson(keyInput === undefined ? input : keyInput(input, toolName));
+  const callKey = (ctx: ToolCallHookContext): string => {
+    const key = keyOf(ctx.toolName, ctx.toolInput);
+    if (scopeOf === undefined) return key;
+    try {
+      return key + SEP + scopeOf(ctx);
+    } catch (e) {
+      // A broken scope function is a bug worth hearing about; the call still runs, uncached.
+      ctx.reportError("cache.scope", e);
+      throw e;
+    }
+  };
 
   const storeFailed = (ctx: ToolCallHookContext, error: unknown, operation: "get" | "set"): void => {
     n.storeErrors++;
@@ -179,7 +216,7 @@ export function cache(options: CacheOptions): CachePack {
   function cacheMiddleware(ctx: ToolCallHookContext, next: Next): void | Promise<void> {
     let key: string;
     try {
-      key = keyOf(ctx.toolName, ctx.toolInput);
+      key = callKey(ctx);
     } catch {
       n.bypassed++;
       ctx.state.cache = "bypass";
@@ -253,6 +290,11 @@ export function cache(options: CacheOptions): CachePack {
         return store.deletePrefix(prefix);
       }
       const key = keyOf(name, input);
+      if (scopeOf !== undefined) {
+        // One input has an entry per scope.
+        forget((k) => k.startsWith(key + SEP));
+        return store.deletePrefix(key + SEP);
+      }
       forget((k) => k === key);
       return (await store.delete(key)) ? 1 : 0;
     },

@@ -1,20 +1,29 @@
 import { definePack, type Next, type Pack, type ToolCallHookContext, type ToolFilter } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
 import { checkFunction, checkKeys, checkMessage, checkOptionsObject } from "../internal/options.js";
+import {
+  type CircuitAdmission,
+  type CircuitOutcome,
+  type CircuitPolicy,
+  type CircuitSnapshot,
+  type CircuitState,
+  type CircuitStore,
+  type CircuitTransition,
+  type MemoryCircuitStore,
+  memoryCircuitStore,
+} from "./store.js";
 
-/** Where a circuit stands: `closed` lets calls through, `open` answers fast, `half-open` lets trials through. */
-export type CircuitState = "closed" | "open" | "half-open";
-
-/** What `state(key)` reports. */
-export interface CircuitSnapshot {
-  readonly state: CircuitState;
-  /** Consecutive failures counted while closed (the threshold's count when it opened). */
-  readonly failures: number;
-  /** Trial calls in flight (half-open only). */
-  readonly trials: number;
-  /** Milliseconds until an open circuit lets a trial through. */
-  readonly retryInMs?: number;
-}
+export {
+  type CircuitAdmission,
+  type CircuitOutcome,
+  type CircuitPolicy,
+  type CircuitSnapshot,
+  type CircuitState,
+  type CircuitStore,
+  type CircuitTransition,
+  type MemoryCircuitStore,
+  memoryCircuitStore,
+} from "./store.js";
 
 /** What the `message` option receives. */
 export interface CircuitBlockInfo {
@@ -32,8 +41,8 @@ export interface CircuitChange {
   readonly to: CircuitState;
 }
 
-/** Options of {@link circuitBreaker}. */
-export interface CircuitBreakerOptions {
+/** Options of {@link circuitBreaker}; `St` is the type of the store given (it decides what `state()` answers). */
+export interface CircuitBreakerOptions<St extends CircuitStore = MemoryCircuitStore> {
   /** Consecutive failed calls that open the circuit. Default 5. */
   failureThreshold?: number;
   /** How long an open circuit answers fast before letting trials through. Default 30000. */
@@ -52,26 +61,24 @@ export interface CircuitBreakerOptions {
   tools?: ToolFilter;
   /** Told about every change of state (open → half-open is noticed at the next call). */
   onStateChange?: (change: CircuitChange) => void;
+  /**
+   * Where circuits live. Default: a fresh in-memory store for this breaker. Share one store
+   * (e.g. `redisCircuitStore` from `@toolware/redis`) so a circuit opened in one process is open
+   * in all of them. A store that cannot answer makes the breaker block the call.
+   */
+  store?: St;
 }
 
-/** The API the circuit-breaker pack adds. */
-export interface CircuitBreakerPack {
+/**
+ * The API the circuit-breaker pack adds. `S` is what `state()` answers: a plain snapshot
+ * with the in-memory store, a promise of one with a remote store.
+ */
+export interface CircuitBreakerPack<S = CircuitSnapshot> {
   /** Where the circuit of `key` (a tool name by default) stands now. */
-  state(key: string): CircuitSnapshot;
+  state(key: string): S;
   /** Closes one circuit, or all of them. */
-  reset(key?: string): void;
+  reset(key?: string): void | Promise<void>;
 }
-
-interface Circuit {
-  state: CircuitState;
-  failures: number;
-  openedAt: number;
-  trials: number;
-  /** Bumped on each half-open period, so late trial outcomes of an earlier one are ignored. */
-  epoch: number;
-}
-
-type Outcome = "success" | "failure" | "neutral";
 
 const PREFIX = "toolware/circuit-breaker";
 const OPTION_KEYS = [
@@ -84,6 +91,7 @@ const OPTION_KEYS = [
   "message",
   "tools",
   "onStateChange",
+  "store",
 ];
 // Names other circuit breakers (opossum, cockatiel, resilience4j) use for these options.
 const ALIASES = { threshold: "failureThreshold", resetTimeout: "cooldownMs", cooldown: "cooldownMs" };
@@ -122,7 +130,9 @@ const isError = (ctx: ToolCallHookContext): boolean => ctx.status === "error";
  * breaker.state("flaky_api"); // { state: "open", failures: 3, trials: 0, retryInMs: 10000 }
  * ```
  */
-export function circuitBreaker(options: CircuitBreakerOptions = {}): Pack<CircuitBreakerPack> {
+export function circuitBreaker<St extends CircuitStore = MemoryCircuitStore>(
+  options: CircuitBreakerOptions<St> = {},
+): Pack<CircuitBreakerPack<ReturnType<St["snapshot"]>>> {
   checkOptionsObject(options, `${PREFIX}: circuitBreaker() takes an options object`);
   checkKeys(options, OPTION_KEYS, PREFIX, { aliases: ALIASES });
   // Only a missing option takes its default: `null` is a mistake like any other wrong value.
@@ -139,6 +149,11 @@ export function circuitBreaker(options: CircuitBreakerOptions = {}): Pack<Circui
   checkFunction(now, "now", PREFIX);
   checkFunction(onStateChange, "onStateChange", PREFIX);
   checkMessage(message, PREFIX);
+  const store = or<CircuitStore>(options.store, memoryCircuitStore());
+  const methods = ["admit", "record", "snapshot", "reset"] as const;
+  if (store === null || typeof store !== "object" || methods.some((m) => typeof store[m] !== "function")) {
+    fail(`\`store\` must implement ${methods.join(", ")}`);
+  }
   const keyOf =
     key === "tool"
       ? (ctx: ToolCallHookContext) => ctx.toolName
@@ -151,104 +166,100 @@ export function circuitBreaker(options: CircuitBreakerOptions = {}): Pack<Circui
           return k;
         };
   const reasonFor = typeof message === "function" ? message : message === undefined ? defaultMessage : () => message;
+  const policy: CircuitPolicy = { failureThreshold, cooldownMs, halfOpenMax };
 
-  // Only circuits that have failures or are not closed are kept: a healthy key costs no memory.
-  const circuits = new Map<string, Circuit>();
-
-  const move = (k: string, c: Circuit, to: CircuitState): void => {
-    const from = c.state;
-    c.state = to;
-    if (to === "open") c.openedAt = now();
-    if (to !== "closed") c.trials = 0;
-    if (to === "half-open") c.epoch++;
-    onStateChange?.({ key: k, from, to });
+  const changed = (k: string, change: CircuitTransition | undefined): void => {
+    if (change !== undefined) onStateChange?.({ key: k, from: change.from, to: change.to });
   };
 
-  const close = (k: string, c: Circuit): void => {
-    circuits.delete(k);
-    if (c.state !== "closed") onStateChange?.({ key: k, from: c.state, to: "closed" });
+  // A store that cannot count an outcome must not change the call's outcome: the failure is reported.
+  const record = (
+    ctx: ToolCallHookContext,
+    k: string,
+    trial: string | undefined,
+    outcome: CircuitOutcome,
+  ): void | Promise<void> => {
+    const lost = (error: unknown) => ctx.reportError("circuitBreaker.store", error);
+    let change: ReturnType<CircuitStore["record"]>;
+    try {
+      change = store.record(k, outcome, trial, now(), policy);
+    } catch (error) {
+      return lost(error);
+    }
+    if (!isThenable(change)) return changed(k, change);
+    return Promise.resolve(change).then((c) => changed(k, c), lost);
   };
 
-  const record = (k: string, trial: Circuit | undefined, epoch: number, outcome: Outcome): void => {
-    const c = circuits.get(k);
-    if (trial !== undefined) {
-      // The trial belongs to a half-open period that is over (another trial decided, or reset()).
-      if (c !== trial || c.state !== "half-open" || c.epoch !== epoch) return;
-      if (outcome === "neutral") c.trials--;
-      else if (outcome === "success") close(k, c);
-      else move(k, c, "open");
-      return;
-    }
-    // Admitted while closed: once the circuit opened, late outcomes add nothing.
-    if (c !== undefined && c.state !== "closed") return;
-    if (outcome === "success") {
-      if (c !== undefined) close(k, c);
-    } else if (outcome === "failure") {
-      const current = c ?? { state: "closed" as CircuitState, failures: 0, openedAt: 0, trials: 0, epoch: 0 };
-      if (c === undefined) circuits.set(k, current);
-      current.failures++;
-      if (current.failures >= failureThreshold) move(k, current, "open");
-    }
+  // Runs the call once admitted; its outcome is counted before the call's own promise settles.
+  const run = (ctx: ToolCallHookContext, next: Next, k: string, trial: string | undefined): Promise<void> =>
+    next().then(
+      () => {
+        let outcome: CircuitOutcome = "neutral";
+        try {
+          if (ctx.toolRan) outcome = isFailure(ctx) ? "failure" : "success";
+        } catch (error) {
+          return Promise.resolve(record(ctx, k, trial, "failure")).then(() => {
+            throw error;
+          });
+        }
+        return record(ctx, k, trial, outcome);
+      },
+      (error: unknown) => {
+        // A "throw"-policy hook inside made the call reject: free the trial slot all the same.
+        return Promise.resolve(record(ctx, k, trial, "neutral")).then(() => {
+          throw error;
+        });
+      },
+    );
+
+  const decide = (ctx: ToolCallHookContext, next: Next, k: string, a: CircuitAdmission): Promise<void> | undefined => {
+    changed(k, a.change);
+    if (a.allowed) return run(ctx, next, k, a.trial);
+    ctx.block(reasonFor({ key: k, toolName: ctx.toolName, state: a.state, retryInMs: a.retryInMs }));
+    return undefined;
+  };
+
+  // The reason carries the store's error: a guard that cannot decide says why it blocked.
+  const unavailable = (ctx: ToolCallHookContext, k: string, error: unknown): void => {
+    ctx.block(
+      `circuit state for ${k} unavailable, call blocked: ${error instanceof Error ? error.message : String(error)}`,
+    );
   };
 
   function circuitBreakerGuard(ctx: ToolCallHookContext, next: Next): Promise<void> | undefined {
     const k = keyOf(ctx);
-    const c = circuits.get(k);
-    let trial: Circuit | undefined;
-    let epoch = 0;
-    if (c !== undefined && c.state !== "closed") {
-      if (c.state === "open") {
-        const retryInMs = c.openedAt + cooldownMs - now();
-        if (retryInMs > 0) {
-          ctx.block(reasonFor({ key: k, toolName: ctx.toolName, state: "open", retryInMs }));
-          return undefined;
-        }
-        move(k, c, "half-open");
-      }
-      // Decided synchronously, before any await: concurrent calls cannot both take the last slot.
-      if (c.trials >= halfOpenMax) {
-        ctx.block(reasonFor({ key: k, toolName: ctx.toolName, state: "half-open", retryInMs: 0 }));
-        return undefined;
-      }
-      c.trials++;
-      trial = c;
-      epoch = c.epoch;
+    let admission: CircuitAdmission | Promise<CircuitAdmission>;
+    try {
+      // Decided in one store step, before any await: concurrent calls cannot both take the last slot.
+      admission = store.admit(k, now(), policy);
+    } catch (error) {
+      unavailable(ctx, k, error);
+      return undefined;
     }
-    return next().then(
-      () => {
-        let outcome: Outcome = "neutral";
-        try {
-          if (ctx.toolRan) outcome = isFailure(ctx) ? "failure" : "success";
-        } catch (error) {
-          record(k, trial, epoch, "failure");
-          throw error;
-        }
-        record(k, trial, epoch, outcome);
-      },
-      (error: unknown) => {
-        // A "throw"-policy hook inside made the call reject: free the trial slot all the same.
-        record(k, trial, epoch, "neutral");
-        throw error;
-      },
+    if (!isThenable(admission)) return decide(ctx, next, k, admission);
+    return Promise.resolve(admission).then(
+      (a) => decide(ctx, next, k, a),
+      (error: unknown) => unavailable(ctx, k, error),
     );
   }
+
+  const closedAll = (list: ReadonlyArray<readonly [string, CircuitState]>): void => {
+    for (const [k, from] of list) onStateChange?.({ key: k, from, to: "closed" });
+  };
 
   return definePack({
     name: "circuit-breaker",
     stateful: true,
     hooks: [{ kind: "middleware", fn: circuitBreakerGuard, options: tools === undefined ? {} : { tools } }],
-    state(k: string): CircuitSnapshot {
-      const c = circuits.get(k);
-      if (c === undefined) return { state: "closed", failures: 0, trials: 0 };
-      if (c.state !== "open") return { state: c.state, failures: c.failures, trials: c.trials };
-      const retryInMs = c.openedAt + cooldownMs - now();
-      return retryInMs > 0
-        ? { state: "open", failures: c.failures, trials: 0, retryInMs }
-        : { state: "half-open", failures: c.failures, trials: 0 };
-    },
-    reset(k?: string): void {
-      const doomed = k === undefined ? [...circuits] : [[k, circuits.get(k)] as const];
-      for (const [name, c] of doomed) if (c !== undefined) close(name, c);
+    state: (k: string) => store.snapshot(k, now(), policy) as ReturnType<St["snapshot"]>,
+    reset(k?: string): void | Promise<void> {
+      const closed = store.reset(k);
+      if (!isThenable(closed)) return closedAll(closed);
+      return Promise.resolve(closed).then(closedAll);
     },
   });
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }

@@ -2,10 +2,25 @@ import { type Agent, type Crew, definePack, type Pack, type ToolCallHookContext 
 import { canonicalJson } from "../cache/canonical-json.js";
 import { formatDuration, parseDuration } from "../rate-limit/duration.js";
 import { type LoopGuardOptions, validate } from "./options.js";
-import { type LoopHistoryEntry, ScopeTracker } from "./tracker.js";
+import {
+  type LoopGuardStore,
+  type LoopRule,
+  type LoopScopeRef,
+  type MemoryLoopGuardStore,
+  memoryLoopGuardStore,
+  triggered,
+} from "./store.js";
+import type { LoopCounts, LoopHistoryEntry } from "./tracker.js";
 
 export type { LoopGuardOptions } from "./options.js";
-export type { LoopHistoryEntry } from "./tracker.js";
+export {
+  type LoopGuardStore,
+  type LoopRule,
+  type LoopScopeRef,
+  type MemoryLoopGuardStore,
+  memoryLoopGuardStore,
+} from "./store.js";
+export type { LoopCounts, LoopHistoryEntry } from "./tracker.js";
 
 /** Whose calls are counted together. */
 export type LoopScope = "agent" | "crew" | "global";
@@ -32,13 +47,20 @@ export interface LoopEvent {
   readonly ctx: ToolCallHookContext;
 }
 
-/** The pack {@link loopGuard} returns. */
-export type LoopGuardPack = Pack<{
-  /** Forgets what one agent's or crew's calls were (or everyone's, without an argument). */
-  reset(target?: Agent | Crew): void;
-  /** The calls the guard let through in a scope, oldest first (a copy); no argument: calls with no agent/crew, or the global scope. */
-  history(target?: Agent | Crew): LoopHistoryEntry[];
+/** The pack {@link loopGuard} returns; `H` is what `history()` answers (a promise of the list with a remote store). */
+export type LoopGuardPack<H = LoopHistoryEntry[]> = Pack<{
+  /** Forgets what one agent's or crew's calls were (or everyone's, without an argument); a promise with a remote store. */
+  reset(target?: Agent | Crew): void | Promise<void>;
+  /**
+   * The calls the guard let through in a scope, oldest first (a copy); no argument: calls with no agent/crew, or the
+   * global scope. A promise with a remote store.
+   */
+  history(target?: Agent | Crew): H;
 }>;
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+}
 
 // Calls without an agent (scope "agent") or a crew (scope "crew"), and the "global" scope, share this one.
 const NOBODY = {};
@@ -66,7 +88,9 @@ const NOBODY = {};
  * // "Loop detected: web_search called 3 times in a row with the same input by agent researcher. Try a different approach."
  * ```
  */
-export function loopGuard(options: LoopGuardOptions = {}): LoopGuardPack {
+export function loopGuard<St extends LoopGuardStore = MemoryLoopGuardStore>(
+  options: LoopGuardOptions<St> = {},
+): LoopGuardPack<ReturnType<St["history"]>> {
   validate(options);
   const maxRepeats = options.maxRepeats === false ? 0 : (options.maxRepeats ?? 5);
   const maxInWindow = options.maxInWindow ?? 0;
@@ -74,10 +98,17 @@ export function loopGuard(options: LoopGuardOptions = {}): LoopGuardPack {
   const { sameInput = false, scope = "agent", action = "warn", message, now = Date.now } = options;
   const historySize = options.historySize ?? 50;
   const onWarn = options.onWarn ?? ((e: LoopEvent) => console.warn(`⚠️  ${e.message}`));
-  let trackers = new WeakMap<object, ScopeTracker>();
+  const store: LoopGuardStore = options.store ?? memoryLoopGuardStore();
+  const rule: LoopRule = { maxRepeats, maxInWindow, windowMs, historySize, blocks: action === "block" };
 
-  const ownerOf = (ctx: ToolCallHookContext): object =>
-    (scope === "agent" ? ctx.agent : scope === "crew" ? ctx.crew : undefined) ?? NOBODY;
+  const refOf = (target: Agent | Crew | undefined): LoopScopeRef => {
+    if (scope === "global" || target === undefined)
+      return { id: scope === "global" ? "global" : `${scope}:(none)`, owner: NOBODY };
+    const name = "role" in target ? target.role : (target.name ?? "(unnamed)");
+    return { id: `${scope}:${name}`, owner: target };
+  };
+  const scopeOf = (ctx: ToolCallHookContext): LoopScopeRef =>
+    refOf(scope === "agent" ? ctx.agent : scope === "crew" ? ctx.crew : undefined);
   const scopeName = (ctx: ToolCallHookContext): string =>
     scope === "agent"
       ? `agent ${ctx.agent?.role ?? "(none)"}`
@@ -101,29 +132,9 @@ export function loopGuard(options: LoopGuardOptions = {}): LoopGuardPack {
     return `Loop detected: ${ctx.toolName} called ${count} times ${span}${what} by ${scopeName(ctx)}.`;
   };
 
-  function loopGuardHook(ctx: ToolCallHookContext): void {
-    const owner = ownerOf(ctx);
-    let tracker = trackers.get(owner);
-    if (tracker === undefined) {
-      tracker = new ScopeTracker(historySize, maxInWindow, windowMs);
-      trackers.set(owner, tracker);
-    }
-    const key = keyOf(ctx);
-    const t = now();
-    const { streak, inWindow } = tracker.check(key, t);
-    const kind =
-      maxRepeats > 0 && streak >= maxRepeats
-        ? "repeats"
-        : maxInWindow > 0 && inWindow >= maxInWindow
-          ? "window"
-          : undefined;
-    const entry = { toolName: ctx.toolName, agentRole: ctx.agent?.role, callId: ctx.callId, at: t };
-    if (kind === undefined) {
-      tracker.record(key, t, entry);
-      return;
-    }
-    if (action === "warn") tracker.record(key, t, entry);
-    else tracker.countBlocked(key);
+  const decide = (ctx: ToolCallHookContext, { streak, inWindow }: LoopCounts): void => {
+    const kind = triggered(rule, { streak, inWindow });
+    if (kind === undefined) return;
     const count = kind === "repeats" ? streak : inWindow;
     const event: LoopEvent = {
       kind,
@@ -142,6 +153,16 @@ export function loopGuard(options: LoopGuardOptions = {}): LoopGuardPack {
         typeof message === "function" ? message(event) : (message ?? `${event.message} Try a different approach.`),
       );
     }
+  };
+
+  // A sync store keeps the hook promise-free.
+  function loopGuardHook(ctx: ToolCallHookContext): void | Promise<void> {
+    const key = keyOf(ctx);
+    const t = now();
+    const entry = { toolName: ctx.toolName, agentRole: ctx.agent?.role, callId: ctx.callId, at: t };
+    const counts = store.observe(scopeOf(ctx), key, t, rule, entry);
+    if (isThenable(counts)) return Promise.resolve(counts).then((c) => decide(ctx, c));
+    decide(ctx, counts);
   }
 
   return definePack({
@@ -160,12 +181,8 @@ export function loopGuard(options: LoopGuardOptions = {}): LoopGuardPack {
         },
       },
     ],
-    reset(target?: Agent | Crew): void {
-      if (target === undefined || scope === "global") trackers = new WeakMap();
-      else trackers.delete(target);
-    },
-    history(target?: Agent | Crew): LoopHistoryEntry[] {
-      return trackers.get(scope === "global" ? NOBODY : (target ?? NOBODY))?.history() ?? [];
-    },
+    reset: (target?: Agent | Crew) =>
+      store.reset(target === undefined || scope === "global" ? undefined : refOf(target)),
+    history: (target?: Agent | Crew) => store.history(refOf(target)) as ReturnType<St["history"]>,
   });
 }

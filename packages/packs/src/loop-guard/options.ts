@@ -10,9 +10,10 @@ import {
 } from "../internal/options.js";
 import type { Duration } from "../rate-limit/duration.js";
 import type { LoopEvent, LoopScope } from "./index.js";
+import type { LoopGuardStore, MemoryLoopGuardStore } from "./store.js";
 
 /** Options of {@link loopGuard}. */
-export interface LoopGuardOptions {
+export interface LoopGuardOptions<St extends LoopGuardStore = MemoryLoopGuardStore> {
   /** The same call this many times in a row triggers (this call included). Default 5, as in the seed; `false` turns it off. */
   maxRepeats?: number | false;
   /** The same call this many times within `windowMs` triggers (this call included). Default: off. */
@@ -31,6 +32,11 @@ export interface LoopGuardOptions {
   message?: string | ((event: LoopEvent) => string);
   /** Calls kept per scope for `history()`. Default 50. */
   historySize?: number;
+  /**
+   * Where streaks, windows and histories live. Default: a fresh in-memory store, whose scopes are the agent and
+   * crew objects. A shared store (`redisLoopGuardStore` of `@toolware/redis`) keys scopes by agent role or crew name.
+   */
+  store?: St;
   /** Clock in milliseconds. Default `Date.now`. */
   now?: () => number;
   /** Chain position. Default 100: outside caches and rate limits, so looping calls are caught before they spend quota. */
@@ -51,6 +57,7 @@ const OPTION_KEYS = [
   "message",
   "historySize",
   "now",
+  "store",
   "priority",
   "tools",
   "agents",
@@ -65,7 +72,7 @@ function threshold(n: unknown, what: string): void {
 }
 
 /** Checks options eagerly, so mistakes surface at setup, not on the first call. @internal */
-export function validate(options: LoopGuardOptions): void {
+export function validate(options: LoopGuardOptions<LoopGuardStore>): void {
   checkOptionsObject(options, `${PREFIX}: loopGuard() takes an options object`);
   checkKeys(options, OPTION_KEYS, PREFIX, { aliases: { window: "windowMs", maxCalls: "maxInWindow" } });
   const { maxRepeats, maxInWindow, scope, action, onWarn, message, historySize, now, priority, sameInput } = options;
@@ -91,4 +98,11 @@ export function validate(options: LoopGuardOptions): void {
   }
   checkFunction(now, "now", PREFIX);
   checkPriority(priority, PREFIX);
+  const store = options.store as unknown as Partial<Record<string, unknown>> | null | undefined;
+  if (store !== undefined) {
+    const methods = ["observe", "history", "reset"] as const;
+    if (store === null || typeof store !== "object" || methods.some((m) => typeof store[m] !== "function")) {
+      throw invalid(`\`store\` must implement ${methods.join(", ")}`);
+    }
+  }
 }
