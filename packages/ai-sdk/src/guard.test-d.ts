@@ -47,4 +47,16 @@ describe("guardTools keeps the tool set's types", () => {
     // @ts-expect-error a tool set is an object of tools
     guardTools(hooks, "weather");
   });
+
+  it("`tools` takes only the set's tool names and toolware's metadata", () => {
+    guardTools(
+      hooks,
+      { weather, lookup },
+      { tools: { weather: { tags: ["read-only"] }, lookup: { destructive: false } } },
+    );
+    // @ts-expect-error not a tool of the set
+    guardTools(hooks, { weather }, { tools: { wether: { tags: ["read-only"] } } });
+    // @ts-expect-error `destructive` is a boolean
+    guardTools(hooks, { weather }, { tools: { weather: { destructive: "yes" } } });
+  });
 });

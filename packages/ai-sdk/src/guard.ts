@@ -1,5 +1,6 @@
 import { ToolHooks, ToolwareError, ToolwareTypeError } from "@toolware/core";
 import { findApprovalResponse, type SdkCallOptions } from "./call.js";
+import { checkOptions } from "./options.js";
 import { isDeniedOutput } from "./outcome.js";
 import { ToolRunner } from "./runner.js";
 import type { GuardToolsOptions, UnguardableTool } from "./types.js";
@@ -18,43 +19,12 @@ type ModelOutputOptions = { toolCallId: string; input: unknown; output: unknown 
 type ModelOutput = (options: ModelOutputOptions) => unknown;
 type NeedsApproval = (input: unknown, options: SdkCallOptions) => unknown;
 
-const OPTION_KEYS = new Set(["bind", "onOutcome", "unguardable", "nativeApproval"]);
 // The runner of each tool guardTools made, for toolApproval().
 const runners = new WeakMap<object, ToolRunner>();
 
 /** The runner behind a guarded tool. @internal */
 export function runnerOf(tool: unknown): ToolRunner | undefined {
   return tool !== null && typeof tool === "object" ? runners.get(tool) : undefined;
-}
-
-function invalidOption(message: string): ToolwareTypeError {
-  return new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `guardTools(): ${message}`);
-}
-
-function checkOptions(options: unknown): GuardToolsOptions {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw invalidOption("the options must be an object { bind?, onOutcome?, unguardable?, nativeApproval? }");
-  }
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) {
-      throw new ToolwareTypeError(
-        "TOOLWARE_UNKNOWN_OPTION",
-        `guardTools(): unknown option ${JSON.stringify(key)}; the options are bind, onOutcome, unguardable, nativeApproval`,
-      );
-    }
-  }
-  const o = options as GuardToolsOptions;
-  for (const name of ["bind", "onOutcome"] as const) {
-    if (o[name] !== undefined && typeof o[name] !== "function") throw invalidOption(`\`${name}\` must be a function`);
-  }
-  if (o.unguardable !== undefined && o.unguardable !== "throw" && typeof o.unguardable !== "function") {
-    throw invalidOption('`unguardable` must be "throw" or a function that accepts each unguardable tool');
-  }
-  if (o.nativeApproval !== undefined && typeof o.nativeApproval !== "boolean") {
-    throw invalidOption("`nativeApproval` must be true or false");
-  }
-  return { ...o };
 }
 
 function unguardableKind(tool: SdkTool): UnguardableTool["kind"] | undefined {
@@ -97,7 +67,7 @@ function approvalCheck(runner: ToolRunner, own: unknown): NeedsApproval {
 export function guardTools<TOOLS extends Record<string, object>>(
   hooks: ToolHooks,
   tools: TOOLS,
-  options?: GuardToolsOptions,
+  options?: GuardToolsOptions<keyof TOOLS & string>,
 ): TOOLS {
   if (!(hooks instanceof ToolHooks)) {
     throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "guardTools(hooks, tools) needs a ToolHooks first");
@@ -108,7 +78,7 @@ export function guardTools<TOOLS extends Record<string, object>>(
       "guardTools(hooks, tools) needs a tool set: an object { name: tool({ … }) }",
     );
   }
-  const checked = checkOptions(options);
+  const checked = checkOptions(options, Object.keys(tools));
   const guarded: Record<string, object> = {};
   for (const [name, value] of Object.entries(tools)) {
     if (value === null || typeof value !== "object") {
@@ -130,7 +100,8 @@ export function guardTools<TOOLS extends Record<string, object>>(
       continue;
     }
     const description = typeof tool.description === "string" ? tool.description : undefined;
-    const runner = new ToolRunner(name, tool.execute as never, hooks, checked, description);
+    const info = checked.tools?.[name];
+    const runner = new ToolRunner(name, tool.execute as never, hooks, checked, { description, ...info });
     const own = typeof tool.toModelOutput === "function" ? (tool.toModelOutput as ModelOutput) : undefined;
     const wrapped: Record<string, unknown> = {
       ...value,

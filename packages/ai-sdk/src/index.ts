@@ -6,6 +6,7 @@ export type {
   AiSdkApprovalResponse,
   AiSdkBindings,
   AiSdkCallContext,
+  AiSdkToolInfo,
   GuardToolsOptions,
   UnguardableTool,
 } from "./types.js";

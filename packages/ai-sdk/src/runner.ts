@@ -12,7 +12,7 @@ import {
 } from "@toolware/core";
 import { FRAMEWORK, makeCall, onDeferral, type SdkCallOptions } from "./call.js";
 import { type Mapped, toSdkValue } from "./outcome.js";
-import type { AiSdkCallContext, GuardToolsOptions } from "./types.js";
+import type { AiSdkCallContext, AiSdkToolInfo, GuardToolsOptions } from "./types.js";
 
 /** Runs the SDK tool's own `execute` with the (possibly rewritten) input and toolware's signal. */
 type Gate = (input: object, signal: AbortSignal) => Promise<unknown>;
@@ -63,11 +63,14 @@ export class ToolRunner {
     readonly execute: SdkExecute,
     readonly hooks: ToolHooks,
     readonly options: GuardToolsOptions,
-    description: string | undefined,
+    meta: { description?: string | undefined } & AiSdkToolInfo,
   ) {
+    const { description, tags, destructive } = meta;
     this.tool = defineTool<object, unknown>({
       name,
       ...(description === undefined ? {} : { description }),
+      ...(tags === undefined ? {} : { tags }),
+      ...(destructive === undefined ? {} : { destructive }),
       execute: (input, { signal, callId }) => {
         const gate = this.#gates.get(callId);
         if (gate === undefined) {

@@ -50,8 +50,16 @@ export interface UnguardableTool {
   readonly kind: "provider-executed" | "no-execute";
 }
 
-/** Options of {@link guardTools}. */
-export interface GuardToolsOptions {
+/** What the app says about an AI SDK tool that the SDK cannot say: toolware's metadata. */
+export interface AiSdkToolInfo {
+  /** Marks the tool destructive for guardrails and approval (`{ destructive: true }` selectors). */
+  readonly destructive?: boolean;
+  /** The tool's tags, for filters and `{ tag }` selectors. */
+  readonly tags?: readonly string[];
+}
+
+/** Options of {@link guardTools}; `NAMES` are the set's tool names. */
+export interface GuardToolsOptions<NAMES extends string = string> {
   /** Picks the agent, task and crew of each call from what the SDK passed. A throw fails the call closed. */
   bind?: (call: AiSdkCallContext) => AiSdkBindings | undefined;
   /** Sees toolware's outcome of every call; a throw is reported where listener errors go and changes nothing. */
@@ -67,4 +75,10 @@ export interface GuardToolsOptions {
    * pass `toolApproval(tools)` instead (it also turns blocks into the SDK's automatic denial).
    */
   nativeApproval?: boolean;
+  /**
+   * toolware's metadata by tool name, so filters, `{ tag }` and `{ destructive: true }` selectors
+   * apply to SDK tools: `{ delete_file: { destructive: true, tags: ["fs"] } }`. A name that is not
+   * one of the set's tools is refused (TOOLWARE_UNKNOWN_OPTION).
+   */
+  tools?: { readonly [K in NAMES]?: AiSdkToolInfo };
 }
