@@ -2,7 +2,7 @@ import { guardTools } from "@toolware/ai-sdk";
 import type { Crew, ToolHooks } from "@toolware/core";
 import { generateText, stepCountIs } from "ai";
 import type { AiSdkModel } from "./ai-sdk-model.js";
-import { sdkTools } from "./ai-sdk-tools.js";
+import { sdkToolInfo, sdkTools } from "./ai-sdk-tools.js";
 import { agentOf, type CallReport } from "./loop.js";
 import { planOf } from "./script.js";
 import { allTools } from "./tools.js";
@@ -30,6 +30,7 @@ export async function runAiSdkCrew(
     const agent = agentOf(task);
     const started = new Map<string, number>();
     const tools = guardTools(hooks, sdkTools, {
+      tools: sdkToolInfo,
       bind: (call) => {
         started.set(call.toolCallId, performance.now());
         return { agent, task, crew };

@@ -1,7 +1,8 @@
+import type { GuardToolsOptions } from "@toolware/ai-sdk";
 import type { Tool } from "@toolware/core";
 import { type ToolExecutionOptions, tool } from "ai";
 import { z } from "zod";
-import { deleteFile, fetchProfile, getWeather, readFile, sendEmail, webSearch } from "./tools.js";
+import { allTools, deleteFile, fetchProfile, getWeather, readFile, sendEmail, webSearch } from "./tools.js";
 
 /** Runs one of the demo's own tools for the AI SDK, with the same text as the scripted demo gets. */
 async function run<I extends object, O>(own: Tool<I, O>, input: I, options: ToolExecutionOptions) {
@@ -47,3 +48,11 @@ export const sdkTools = {
     execute: (i, o) => run(getWeather, i, o),
   }),
 };
+
+/**
+ * toolware's metadata of those tools (tags, destructive), from the demo's own definitions: the SDK's
+ * tools carry none, and guards such as the junior's `{ tag: "destructive" }` deny match on it.
+ */
+export const sdkToolInfo: GuardToolsOptions<keyof typeof sdkTools>["tools"] = Object.fromEntries(
+  allTools.map((t) => [t.name, { tags: t.tags, destructive: t.destructive }]),
+);

