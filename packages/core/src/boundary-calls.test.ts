@@ -396,11 +396,15 @@ describe("wrap()", () => {
 
   it("takes the signal from execute's options (signal, or the AI SDK's abortSignal), over a bound one", async () => {
     const hooks = new ToolHooks();
-    const signals: AbortSignal[] = [];
+    // The tool gets the call's own signal, which follows the one chosen: abort a candidate while
+    // the tool runs and see whether its signal follows.
+    const seen: unknown[] = [];
+    let abortWhileRunning: AbortController[] = [];
     const tool = defineTool({
       name: "t",
       execute: (_input: object, { signal }) => {
-        signals.push(signal);
+        for (const controller of abortWhileRunning) controller.abort(controller === aiSdk ? "ai-sdk" : "bound");
+        seen.push(signal.aborted ? signal.reason : "not aborted");
         return "ran";
       },
     });
@@ -410,9 +414,17 @@ describe("wrap()", () => {
     own.abort("stop");
     expect(await wrapped.execute({}, { signal: own.signal })).toMatch(/Tool execution failed.*stop/);
     const aiSdk = new AbortController();
+    abortWhileRunning = [aiSdk];
     await wrapped.execute({}, { abortSignal: aiSdk.signal, toolCallId: "c1", messages: [] } as never);
+    // Over a bound one: with the AI SDK's signal given, the bound one does not reach the tool.
+    const otherBound = new AbortController();
+    abortWhileRunning = [otherBound];
+    await hooks
+      .wrap(tool, { signal: otherBound.signal })
+      .execute({}, { abortSignal: new AbortController().signal, toolCallId: "c2", messages: [] } as never);
+    abortWhileRunning = [boundController];
     await wrapped.execute({}, { callId: "ignored" });
-    expect(signals).toEqual([aiSdk.signal, boundController.signal]);
+    expect(seen).toEqual(["ai-sdk", "not aborted", "bound"]);
   });
 
   it("rejects (never throws) a wrong input or options given to execute, naming wrap", async () => {

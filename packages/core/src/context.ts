@@ -1,5 +1,6 @@
 import type { Agent, Crew, Task } from "./entities.js";
-import { ToolwareError } from "./errors.js";
+import { messageOf, ToolwareError, ToolwareTypeError } from "./errors.js";
+import { either, follow, type Links, NEVER_ABORTED, release } from "./signals.js";
 import type { CallStatus, FrameworkCall, Tool, ToolCallState, ToolInput, TraceEntry } from "./types.js";
 
 /**
@@ -41,9 +42,6 @@ export interface CallServices {
   requestHumanInput: HumanInputFn;
   reportError(where: string, error: unknown): void;
 }
-
-// Shared by every call made without a signal: nobody holds its controller, so it never aborts.
-const NEVER_ABORTED = new AbortController().signal;
 
 const callPrefix = Math.random().toString(36).slice(2, 8);
 // Call ids are the base-36 call count (at least two digits) after a per-process prefix.
@@ -107,7 +105,11 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   /** @internal */ _inputProxy: I | undefined = undefined;
   /** @internal */ _inputVersion = 0;
   /** @internal */ _state: ToolCallState | undefined = undefined;
-  /** @internal */ _signal: AbortSignal;
+  /** @internal the call's own signal, or the shared one that never aborts */ _signal: AbortSignal;
+  /** @internal controls `_signal` once the call has a signal of its own */ _own: AbortController | undefined =
+    undefined;
+  /** @internal what `_own` follows, released when the call ends */ _links: Links | undefined = undefined;
+  /** @internal how many calls this one runs inside, synchronously: a tool that calls `invoke` */ _depth = 0;
   /** @internal */ _status: CallStatus = "ok";
   /** @internal */ _reason: string | undefined = undefined;
   /** @internal block or respond happened: nothing further inside runs */ _settled = false;
@@ -140,7 +142,11 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
     this.agent = bindings.agent;
     this.task = bindings.task;
     this.crew = bindings.crew;
-    this._signal = bindings.signal ?? NEVER_ABORTED;
+    this._signal = NEVER_ABORTED;
+    const signal = bindings.signal;
+    // The call's own signal follows the caller's: listeners of the hooks and the tool land on it,
+    // never on a signal the caller shares between many calls.
+    if (signal !== undefined && signal !== NEVER_ABORTED) follow(this.#links(), signal, this.#own());
     this._services = services;
     this.callId = bindings.callId ?? nextCallId();
     this.framework = bindings.framework;
@@ -193,7 +199,10 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   block(reason?: string): void {
     if (this._finished) return;
     if (reason !== undefined && typeof reason !== "string") {
-      throw new TypeError(`toolware: ctx.block() takes a string reason, got ${typeof reason}`);
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_ARGUMENT",
+        `ctx.block() takes a string reason, got ${reason === null ? "null" : typeof reason}`,
+      );
     }
     this._status = "blocked";
     this._reason = reason;
@@ -242,9 +251,39 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
     }
   }
 
-  /** Makes the tool's signal abort when `signal` aborts too. */
+  /**
+   * Makes the call's signal (the one the tool receives) abort when `signal` aborts too.
+   * The link is dropped when the call ends, so a long-lived signal can be linked by every call.
+   */
   linkSignal(signal: AbortSignal): void {
-    this._signal = this._signal === NEVER_ABORTED ? signal : AbortSignal.any([this._signal, signal]);
+    if (!(signal instanceof AbortSignal)) {
+      throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "ctx.linkSignal() takes an AbortSignal");
+    }
+    if (this._finished || signal === NEVER_ABORTED || signal === this._signal) return;
+    follow(this.#links(), signal, this.#own());
+  }
+
+  /** A signal that aborts when `outer` or `inner` does; unlinked when the call ends. @internal */
+  _either(outer: AbortSignal, inner: AbortSignal): AbortSignal {
+    return this._finished ? inner : either(this.#links(), outer, inner);
+  }
+
+  /** Drops the links of the call's signal: called once the call has ended. @internal */
+  _release(): void {
+    if (this._links !== undefined) release(this._links);
+  }
+
+  #links(): Links {
+    if (this._links === undefined) this._links = [];
+    return this._links;
+  }
+
+  #own(): AbortController {
+    if (this._own === undefined) {
+      this._own = new AbortController();
+      this._signal = this._own.signal;
+    }
+    return this._own;
   }
 
   /**
@@ -314,20 +353,50 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
 Object.defineProperty(ToolCallHookContext.prototype, "toolInput", {
   ...Object.getOwnPropertyDescriptor(ToolCallHookContext.prototype, "toolInput"),
   set(): never {
-    throw new TypeError(
-      "toolware: ctx.toolInput cannot be reassigned; mutate it in place instead (ctx.toolInput.key = value)",
+    throw new ToolwareTypeError(
+      "TOOLWARE_INPUT_REASSIGNED",
+      "ctx.toolInput cannot be reassigned; mutate it in place instead (ctx.toolInput.key = value)",
     );
   },
 });
 
 /**
  * Turns a tool's return value into the agent-facing string: strings as they
- * are, else the tool's `formatResult`, else compact JSON (`undefined` → `""`).
+ * are, else the tool's `formatResult`, else compact JSON (`undefined` → `""`,
+ * BigInts as their digits). Throws a `ToolwareError` when it cannot:
+ * `TOOLWARE_FORMAT_RESULT_FAILED` when `formatResult` throws or returns
+ * something else than a string, `TOOLWARE_UNSERIALIZABLE_RESULT` when the
+ * value has no JSON form (a cycle, a throwing `toJSON` or getter).
  */
 export function formatToolResult<O>(tool: Tool<never, O>, raw: O): string {
   if (typeof raw === "string") return raw;
-  if (tool.formatResult !== undefined) return tool.formatResult(raw);
-  if (raw === undefined) return "";
-  const json = JSON.stringify(raw, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
-  return json === undefined ? String(raw) : json;
+  if (tool.formatResult === undefined) return raw === undefined ? "" : toJson(tool, raw);
+  let text: unknown;
+  try {
+    text = tool.formatResult(raw);
+  } catch (error) {
+    throw new ToolwareError(
+      "TOOLWARE_FORMAT_RESULT_FAILED",
+      `formatResult of tool ${tool.name} failed: ${messageOf(error)}`,
+      { cause: error },
+    );
+  }
+  if (typeof text === "string") return text;
+  throw new ToolwareError(
+    "TOOLWARE_FORMAT_RESULT_FAILED",
+    `formatResult of tool ${tool.name} returned ${text === null ? "null" : typeof text} instead of a string`,
+  );
+}
+
+function toJson(tool: Tool<never, unknown>, raw: unknown): string {
+  try {
+    const json = JSON.stringify(raw, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
+    return json === undefined ? String(raw) : json;
+  } catch (error) {
+    throw new ToolwareError(
+      "TOOLWARE_UNSERIALIZABLE_RESULT",
+      `the result of tool ${tool.name} cannot be serialised: ${messageOf(error)}`,
+      { cause: error },
+    );
+  }
 }

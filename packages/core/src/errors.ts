@@ -37,7 +37,8 @@ export class ToolwareError extends Error {
 export class ToolwareTypeError extends TypeError {
   readonly code: ToolwareErrorCode;
   constructor(code: ToolwareErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message.startsWith("toolware: ") ? message : `toolware: ${message}`, options);
+    // Packs name themselves ("toolware/retry: …"): no second prefix then.
+    super(/^toolware[:/]/.test(message) ? message : `toolware: ${message}`, options);
     this.code = code;
   }
 }
@@ -133,13 +134,50 @@ export class HumanInputTimeoutError extends ToolwareError {
   }
 }
 
-/** A readable message from anything thrown. */
+/** What {@link messageOf} says of a value it cannot read at all. */
+export const UNREADABLE_VALUE = "[unreadable value]";
+
+/**
+ * A readable message from anything thrown or rejected: an `Error`'s message, a string as it is,
+ * anything else as JSON or `String()`. Never throws: getters and `toString`/`toJSON` that throw,
+ * proxies whose traps throw, revoked proxies and cycles give the best text that can still be read,
+ * or {@link UNREADABLE_VALUE}.
+ *
+ * @example
+ * ```ts
+ * hooks.on("hook:error", ({ hook, error }) => log.warn(`${hook.name}: ${messageOf(error)}`));
+ * ```
+ */
 export function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
   if (typeof error === "string") return error;
+  let isError = false;
   try {
-    return JSON.stringify(error) ?? String(error);
+    isError = error instanceof Error;
+    if (isError) {
+      const message = (error as Error).message;
+      if (typeof message === "string") return message;
+    }
   } catch {
-    return String(error);
+    // A getPrototypeOf trap or a message getter that throws: try the plainer forms below.
   }
+  // An Error's JSON is "{}" (its fields are not enumerable), which says less than String().
+  if (!isError) {
+    try {
+      const json = JSON.stringify(error);
+      if (typeof json === "string") return json;
+    } catch {
+      // A cycle, a BigInt, a throwing toJSON or getter.
+    }
+  }
+  try {
+    return String(error);
+  } catch {
+    // No usable toString/valueOf (a null-prototype object), or one that throws.
+  }
+  try {
+    return Object.prototype.toString.call(error);
+  } catch {
+    // Only a revoked proxy gets here.
+  }
+  return UNREADABLE_VALUE;
 }

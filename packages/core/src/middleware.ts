@@ -1,6 +1,7 @@
 import type { ToolCallHookContext } from "./context.js";
 import { HookTimeoutError, ToolwareError } from "./errors.js";
-import { applies, fail, fatalErrors, isThenable, now, type Runtime, type RuntimeHook, record } from "./run.js";
+import { applies, fail, fatalErrors, now, type Runtime, type RuntimeHook, record } from "./run.js";
+import { settle, type Then, thenOf } from "./thenable.js";
 import type { TraceAction } from "./types.js";
 
 type Ctx = ToolCallHookContext;
@@ -172,13 +173,16 @@ export function wrapMiddleware(rt: Runtime, h: RuntimeHook): (ctx: Ctx, next: Ko
     };
 
     let result: unknown;
+    let then: Then | undefined;
     try {
       result = fn(ctx, guardedNext);
+      // A returned value whose inspection throws (a revoked proxy) is this middleware's failure.
+      then = thenOf(result);
     } catch (e) {
       return onError(e);
     }
-    if (!isThenable(result)) return finish();
-    const settled = budget === undefined ? result : Promise.race([result, budget.expired]);
-    return Promise.resolve(settled).then(finish, onError);
+    if (then === undefined) return finish();
+    if (budget === undefined) return settle(result as object, then, finish, onError);
+    return Promise.race([result, budget.expired]).then(finish, onError);
   };
 }

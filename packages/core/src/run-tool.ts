@@ -1,16 +1,18 @@
 import type { ToolCallHookContext } from "./context.js";
 import { formatToolResult } from "./context.js";
-import { isThenable, type Runtime } from "./run.js";
+import { messageOf, ToolwareError } from "./errors.js";
+import type { Runtime } from "./run.js";
+import { settle, type Then, thenOf } from "./thenable.js";
 
 type Ctx = ToolCallHookContext;
 
-function toolDone(ctx: Ctx, rt: Runtime, value: unknown): void {
+function toolDone(ctx: Ctx, value: unknown): void {
   if (ctx._settled) return;
   ctx.rawToolResult = value;
   try {
     ctx.toolResult = formatToolResult(ctx.tool, value);
   } catch (e) {
-    toolFailed(ctx, rt, e);
+    formatFailed(ctx, e);
   }
 }
 
@@ -21,11 +23,25 @@ function toolFailed(ctx: Ctx, rt: Runtime, error: unknown): void {
   ctx.toolResult = rt.formatFailed(ctx.toolName, error);
 }
 
-type Step = (signal: AbortSignal) => Promise<unknown>;
-
-function combine(outer: AbortSignal, own: AbortSignal | undefined): AbortSignal {
-  return own === undefined || own === outer ? outer : AbortSignal.any([outer, own]);
+// The tool ran (its side effects happened) but its result has no text: not "Tool execution failed".
+function formatFailed(ctx: Ctx, error: unknown): void {
+  const detail = messageOf(error instanceof ToolwareError && error.cause !== undefined ? error.cause : error);
+  ctx.error = error;
+  ctx._status = "error";
+  ctx.toolResult = `Tool ran but its result could not be formatted. Tool: ${ctx.toolName}. Error: ${detail}`;
+  ctx._trace.push({
+    hook: ctx.toolName,
+    layer: "global",
+    kind: "tool",
+    phase: "around",
+    action: "format-failed",
+    reason: detail,
+    error,
+    durationMs: undefined,
+  });
 }
+
+type Step = (signal: AbortSignal) => Promise<unknown>;
 
 function executeWrapped(ctx: Ctx): Promise<unknown> {
   const wrappers = ctx._wrappers ?? [];
@@ -35,7 +51,8 @@ function executeWrapped(ctx: Ctx): Promise<unknown> {
     const wrapper = wrappers[i] as NonNullable<typeof ctx._wrappers>[number];
     const inner = step;
     // Each wrapper learns the signal chosen outside it, and can only narrow it, never drop it.
-    step = (signal) => wrapper((own) => inner(combine(signal, own)), ctx, signal);
+    step = (signal) =>
+      wrapper((own) => inner(own === undefined || own === signal ? signal : ctx._either(signal, own)), ctx, signal);
   }
   return step(ctx._signal);
 }
@@ -45,11 +62,35 @@ function executeWrapped(ctx: Ctx): Promise<unknown> {
  * sync costs one promise hop over the tool itself, whatever the number of hooks.
  */
 export function runToolThen<R>(rt: Runtime, ctx: Ctx, k: (ctx: Ctx) => R | Promise<R>): R | Promise<R> {
-  const result = startTool(rt, ctx);
-  if (result === undefined) return k(ctx);
-  return result.then(
+  if (ctx._settled) return k(ctx);
+  // A call cancelled before its tool starts must not start it.
+  if (ctx._signal.aborted) {
+    toolFailed(ctx, rt, ctx._signal.reason ?? new ToolwareError("TOOLWARE_CALL_CANCELLED", "the call was cancelled"));
+    return k(ctx);
+  }
+  ctx._toolRan = true;
+  let result: unknown;
+  let then: Then | undefined;
+  try {
+    result =
+      ctx._wrappers === undefined
+        ? ctx.tool.execute(ctx._input, { signal: ctx._signal, callId: ctx.callId })
+        : executeWrapped(ctx);
+    // Inside the try: a result whose inspection throws (a revoked proxy) is the tool's failure.
+    then = thenOf(result);
+  } catch (e) {
+    toolFailed(ctx, rt, e);
+    return k(ctx);
+  }
+  if (then === undefined) {
+    toolDone(ctx, result);
+    return k(ctx);
+  }
+  return settle(
+    result as object,
+    then,
     (v) => {
-      toolDone(ctx, rt, v);
+      toolDone(ctx, v);
       return k(ctx);
     },
     (e: unknown) => {
@@ -57,28 +98,4 @@ export function runToolThen<R>(rt: Runtime, ctx: Ctx, k: (ctx: Ctx) => R | Promi
       return k(ctx);
     },
   );
-}
-
-// Starts the tool: a promise while it runs, undefined once its outcome is recorded (sync tool, settled, failed).
-function startTool(rt: Runtime, ctx: Ctx): Promise<unknown> | undefined {
-  if (ctx._settled) return undefined;
-  // A call cancelled before its tool starts must not start it.
-  if (ctx._signal.aborted) {
-    toolFailed(ctx, rt, ctx._signal.reason ?? new Error("the call was cancelled"));
-    return undefined;
-  }
-  ctx._toolRan = true;
-  let result: unknown;
-  try {
-    result =
-      ctx._wrappers === undefined
-        ? ctx.tool.execute(ctx._input, { signal: ctx._signal, callId: ctx.callId })
-        : executeWrapped(ctx);
-  } catch (e) {
-    toolFailed(ctx, rt, e);
-    return undefined;
-  }
-  if (isThenable(result)) return result instanceof Promise ? result : Promise.resolve(result);
-  toolDone(ctx, rt, result);
-  return undefined;
 }

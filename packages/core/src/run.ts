@@ -1,6 +1,7 @@
 import type { ToolCallHookContext } from "./context.js";
 import { HookFailedError, HookTimeoutError, messageOf } from "./errors.js";
 import { predicatesPass } from "./filter.js";
+import { settle, type Then, thenOf } from "./thenable.js";
 import type { ContextPredicate, HookErrorPolicy, HookFunction, HookInfo, TraceAction, TraceEntry } from "./types.js";
 
 /** A hook ready to run inside one chain. @internal */
@@ -21,6 +22,8 @@ export interface Runtime {
   hookFailed(ctx: ToolCallHookContext, hook: RuntimeHook, phase: "before" | "after", error: unknown): void;
   formatWithheld(toolName: string, reason: string): string;
   formatFailed(toolName: string, error: unknown): string;
+  /** An after-hook returned something that is not a string: told every time, reports the first. */
+  ignoredReturn(ctx: ToolCallHookContext, hook: RuntimeHook, value: unknown): void;
 }
 
 type Ctx = ToolCallHookContext;
@@ -30,20 +33,12 @@ type MaybePromise = void | Promise<void>;
 // Errors of "throw"-policy hooks: every wrapper outside lets them through untouched.
 const fatal = new WeakSet<object>();
 
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === "object" || typeof value === "function") &&
-    typeof (value as { then?: unknown }).then === "function"
-  );
-}
-
 /** @internal */
 export const now = (): number => performance.now();
 
 // Slot of a (phase, action) pair in RuntimeHook.entries; compares interned strings, no keyed lookups.
 function slotOf(phase: Phase, action: TraceAction): number {
-  const base = phase === "before" ? 0 : phase === "after" ? 6 : 12;
+  const base = phase === "before" ? 0 : phase === "after" ? 8 : 16;
   switch (action) {
     case "proceeded":
       return base;
@@ -55,8 +50,12 @@ function slotOf(phase: Phase, action: TraceAction): number {
       return base + 3;
     case "modified-result":
       return base + 4;
-    default:
+    case "failed":
       return base + 5;
+    case "ignored-return":
+      return base + 6;
+    default:
+      return base + 7;
   }
 }
 
@@ -104,13 +103,14 @@ export function record(
   });
 }
 
-/** @internal */
-export function bounded<T>(value: PromiseLike<T>, h: RuntimeHook): PromiseLike<T> {
-  const ms = h.timeoutMs;
-  if (ms === undefined) return value;
-  return new Promise<T>((resolve, reject) => {
+// Bounds an async hook by its timeoutMs; the hook itself goes on in the background.
+function bounded(thenable: object, then: Then, h: RuntimeHook): Promise<unknown> {
+  const ms = h.timeoutMs as number;
+  return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new HookTimeoutError(h.name, ms)), ms);
-    value.then(
+    settle(
+      thenable,
+      then,
       (v) => {
         clearTimeout(timer);
         resolve(v);
@@ -121,6 +121,17 @@ export function bounded<T>(value: PromiseLike<T>, h: RuntimeHook): PromiseLike<T
       },
     );
   });
+}
+
+// Waits for a hook's promise (bounded by its timeoutMs) and goes on with `ok` or `err`.
+function awaitHook<T>(
+  thenable: object,
+  then: Then,
+  h: RuntimeHook,
+  ok: (value: unknown) => T | PromiseLike<T>,
+  err: (error: unknown) => T | PromiseLike<T>,
+): Promise<T> {
+  return h.timeoutMs === undefined ? settle(thenable, then, ok, err) : bounded(thenable, then, h).then(ok, err);
 }
 
 // A sync hook cannot be interrupted; one that overran is treated as timed out once it returns.
@@ -199,15 +210,20 @@ export function runBefores(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[],
     const t0 = rt.timing || h.timeoutMs !== undefined ? now() : 0;
     const version = ctx._inputVersion;
     let result: unknown;
+    let then: Then | undefined;
     try {
       result = (h.fn as (c: Ctx) => unknown)(ctx);
+      then = thenOf(result);
     } catch (e) {
       if (fail(rt, ctx, h, "before", e, t0)) return;
       continue;
     }
-    if (isThenable(result)) {
+    if (then !== undefined) {
       const next = i + 1;
-      return Promise.resolve(bounded(result, h)).then(
+      return awaitHook(
+        result as object,
+        then,
+        h,
         (value) => {
           beforeDone(rt, ctx, h, value, version, t0);
           return runBefores(rt, ctx, hooks, next);
@@ -241,6 +257,13 @@ function afterDone(
     return;
   }
   if (typeof result === "string") ctx.toolResult = result;
+  else if (result !== undefined && result !== null) {
+    // Only a string replaces the result (CrewAI's rule); a redactor returning an object must still show.
+    rt.ignoredReturn(ctx, h, result);
+    const reason = `hook ${h.name} returned ${typeof result} instead of a string; the result is unchanged`;
+    record(rt, ctx, h, "after", "ignored-return", t0, undefined, reason);
+    return;
+  }
   record(rt, ctx, h, "after", ctx.toolResult !== prev ? "modified-result" : "proceeded", t0);
 }
 
@@ -254,15 +277,20 @@ export function runAfters(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[], 
     const prev = ctx.toolResult;
     const decisions = ctx._decisions;
     let result: unknown;
+    let then: Then | undefined;
     try {
       result = (h.fn as (c: Ctx) => unknown)(ctx);
+      then = thenOf(result);
     } catch (e) {
       fail(rt, ctx, h, "after", e, t0);
       continue;
     }
-    if (isThenable(result)) {
+    if (then !== undefined) {
       const next = i - 1;
-      return Promise.resolve(bounded(result, h)).then(
+      return awaitHook(
+        result as object,
+        then,
+        h,
         (value) => {
           afterDone(rt, ctx, h, value, prev, decisions, t0);
           return runAfters(rt, ctx, hooks, next);

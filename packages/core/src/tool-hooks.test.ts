@@ -1,5 +1,15 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it, vi } from "vitest";
-import { Agent, Crew, defineTool, scriptedHumanInput, Task, ToolCallHookContext, ToolHooks } from "./index.js";
+import {
+  Agent,
+  Crew,
+  defineTool,
+  scriptedHumanInput,
+  Task,
+  ToolCallHookContext,
+  ToolHooks,
+  toolwareCode,
+} from "./index.js";
 
 declare module "./types.js" {
   interface ToolCallState {
@@ -49,7 +59,31 @@ describe("invoke", () => {
     const tool = defineTool({ name: "t", execute: (_i, options) => seen(options) });
     const controller = new AbortController();
     const outcome = await hooks.invoke(tool, {}, { signal: controller.signal });
-    expect(seen).toHaveBeenCalledWith({ signal: controller.signal, callId: outcome.callId });
+    expect(seen).toHaveBeenCalledWith({ signal: expect.any(AbortSignal), callId: outcome.callId });
+  });
+
+  it("gives the tool the call's own signal, which follows the caller's while the call runs", async () => {
+    // Listeners of hooks and tools land on it, never on a signal the caller shares between calls.
+    const hooks = new ToolHooks();
+    let received: AbortSignal | undefined;
+    const waiting = defineTool({
+      name: "w",
+      execute: (_i, { signal }) =>
+        new Promise((_, reject) => {
+          received = signal;
+          signal.addEventListener("abort", () => reject(signal.reason));
+        }),
+    });
+    const controller = new AbortController();
+    const pending = hooks.invoke(waiting, {}, { signal: controller.signal });
+    expect(received?.aborted).toBe(false);
+    controller.abort("cancelled by the user");
+    expect(received?.reason).toBe("cancelled by the user");
+    await expect(pending).resolves.toMatchObject({ status: "error", error: "cancelled by the user" });
+    // Once the call has ended it follows nothing: the caller's signal keeps no listener of it.
+    const later = new AbortController();
+    await hooks.invoke(defineTool({ name: "x", execute: (_i, { signal }) => signal }), {}, { signal: later.signal });
+    expect(getEventListeners(later.signal, "abort")).toHaveLength(0);
   });
 
   it("does not start the tool of a call cancelled before it runs", async () => {
@@ -126,8 +160,11 @@ describe("result formatting", () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     const outcome = await hooks.invoke(defineTool({ name: "c", execute: () => cyclic }), {});
-    expect(outcome.status).toBe("error");
-    expect(outcome.result).toMatch(/^Tool execution failed\. Tool: c\. Error: .*circular/i);
+    // The tool ran (its side effects happened): not "Tool execution failed", and raw keeps the value.
+    expect(outcome).toMatchObject({ status: "error", raw: cyclic });
+    expect(outcome.result).toMatch(/^Tool ran but its result could not be formatted\. Tool: c\. Error: .*circular/i);
+    expect(toolwareCode(outcome.error)).toBe("TOOLWARE_UNSERIALIZABLE_RESULT");
+    expect(outcome.trace).toMatchObject([{ hook: "c", kind: "tool", action: "format-failed" }]);
   });
 
   it("keeps rawToolResult unchanged while after-hooks rewrite toolResult", async () => {

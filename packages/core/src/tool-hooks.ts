@@ -3,7 +3,7 @@ import { checkExplainQuery, checkInput, readBindings } from "./call-args.js";
 import { buildChain, type Chain, selectHooks } from "./chain.js";
 import { type CallServices, ToolCallHookContext } from "./context.js";
 import type { Agent, Crew, Task } from "./entities.js";
-import { ToolwareTypeError } from "./errors.js";
+import { ToolwareError, ToolwareTypeError } from "./errors.js";
 import type { HumanInputProvider } from "./human-input.js";
 import { type Checked, checkInputSchema } from "./input-schema.js";
 import { showValue } from "./keys.js";
@@ -53,7 +53,19 @@ export interface ToolHooksEvents extends RegistryEvents {
     readonly error: unknown;
     readonly policy: HookErrorPolicy;
   };
+  /**
+   * An after-hook returned something that is not a string (an object, a number), so the result
+   * stayed as it was. Emitted the first time each registered hook does it on this instance; the
+   * call's trace records every time (action `ignored-return`).
+   */
+  "hook:ignored-return": { readonly ctx: ToolCallHookContext; readonly hook: HookInfo; readonly value: unknown };
 }
+
+/** How deep calls may nest synchronously (a tool that calls `invoke`, itself called by a tool…). */
+export const MAX_CALL_DEPTH = 10_000;
+
+// The call whose chain is running synchronously right now: a call started meanwhile is nested in it.
+let running: ToolCallHookContext | undefined;
 
 /** A call's place in the cache: what `explain` takes. */
 export interface ExplainQuery {
@@ -84,6 +96,8 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
   #humanInput: HumanInputProvider;
   readonly #plain = new Map<string, Chain>();
   readonly #scoped = new WeakMap<object, WeakMap<object, Map<string, Chain>>>();
+  // Registrations whose ignored return value was reported already.
+  readonly #ignoredReturns = new WeakSet<HookInfo>();
 
   constructor(options: ToolHooksOptions = {}) {
     super("global");
@@ -97,6 +111,11 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
         this._emit("hook:error", { ctx, hook: hook.info, phase, error, policy: hook.policy }),
       formatWithheld: resolved.messages.withheld,
       formatFailed: resolved.messages.failed,
+      ignoredReturn: (ctx, hook: RuntimeHook, value) => {
+        if (this.#ignoredReturns.has(hook.info)) return;
+        this.#ignoredReturns.add(hook.info);
+        this._emit("hook:ignored-return", { ctx, hook: hook.info, value });
+      },
     };
     this.#services = {
       formatBlocked: resolved.messages.blocked,
@@ -161,31 +180,62 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     } catch (error) {
       return Promise.reject(error);
     }
+    return running === undefined ? this.#run(ctx, chain) : this.#nested(ctx, chain, running);
+  }
+
+  #run<I extends object, O>(ctx: ToolCallHookContext<I, O>, chain: Chain): Promise<ToolCallOutcome<O>> {
     const listened = this._listened;
     if (listened) {
       ctx._startedAt = this._emitter.listenerCount("call:end") > 0 ? performance.now() : -1;
       this._emit("call:start", { ctx });
     }
     let result: ToolCallOutcome<O> | Promise<ToolCallOutcome<O>>;
+    const outer = running;
+    running = ctx as unknown as ToolCallHookContext;
     try {
       // One load for tools without a schema; with one, the input is validated before any hook sees it.
-      const schema = tool.inputSchema;
+      const schema = ctx.tool.inputSchema;
       result = (
         schema === undefined
           ? chain.run(ctx as unknown as ToolCallHookContext, this.#done)
           : this.#validated(ctx as unknown as ToolCallHookContext, schema, chain)
       ) as typeof result;
     } catch (error) {
+      running = outer;
       return Promise.reject(this.#thrown(ctx, error));
     }
+    running = outer;
     if (!(result instanceof Promise)) return Promise.resolve(result);
     // Only a `"throw"` hook makes the chain reject. The step that reports it as `call:error` is paid
     // by chains that have one, or when someone listened at the start, so that a `call:error`
-    // listener added during the call still hears of the rejection.
-    if (!listened && !chain.mayReject) return result;
+    // listener added during the call still hears of the rejection; and by calls with a signal of
+    // their own, whose links must be released however the call ends.
+    if (!listened && !chain.mayReject && ctx._links === undefined) return result;
     return result.then(undefined, (error: unknown) => {
       throw this.#thrown(ctx, error);
     });
+  }
+
+  // A call started while another one's chain runs synchronously (a tool that calls `invoke`): it
+  // starts on a fresh stack one microtask later, so that nesting costs no stack, however deep.
+  #nested<I extends object, O>(
+    ctx: ToolCallHookContext<I, O>,
+    chain: Chain,
+    parent: ToolCallHookContext,
+  ): Promise<ToolCallOutcome<O>> {
+    const depth = parent._depth + 1;
+    if (depth > MAX_CALL_DEPTH) {
+      ctx._finished = true;
+      ctx._release();
+      return Promise.reject(
+        new ToolwareError(
+          "TOOLWARE_CALL_TOO_DEEP",
+          `calls to ${ctx.toolName} nest more than ${MAX_CALL_DEPTH} deep (a tool that calls invoke() on itself without end?)`,
+        ),
+      );
+    }
+    ctx._depth = depth;
+    return Promise.resolve().then(() => this.#run(ctx, chain));
   }
 
   readonly #done = (ctx: ToolCallHookContext): ToolCallOutcome => this.#outcome(ctx);
@@ -214,6 +264,8 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
   }
 
   #thrown<I extends object, O>(ctx: ToolCallHookContext<I, O>, error: unknown): unknown {
+    ctx._finished = true;
+    ctx._release();
     if (this._listened) this._emit("call:error", { ctx, error, outcome: undefined });
     return error;
   }
@@ -231,6 +283,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
       toolName: ctx.toolName,
     };
     ctx._finished = true;
+    ctx._release();
     if (this._listened) {
       if (status === "blocked") this._emit("call:blocked", { ctx, outcome, reason: outcome.reason });
       else if (status === "error") this._emit("call:error", { ctx, error: outcome.error, outcome });

@@ -157,14 +157,28 @@ export type ToolMiddleware<I extends object = ToolInput, O = unknown> = (
 /** The three kinds of hook. */
 export type HookKind = "before" | "after" | "middleware";
 
-/** What `trace` says a hook did. */
-export type TraceAction = "proceeded" | "modified-input" | "blocked" | "substituted" | "modified-result" | "failed";
+/**
+ * What `trace` says a hook did. Two actions are not decisions: `ignored-return` (an after-hook
+ * returned something that is not a string, so the result stayed as it was) and `format-failed`
+ * (the tool's own entry: it ran, but its result could not be turned into text).
+ */
+export type TraceAction =
+  | "proceeded"
+  | "modified-input"
+  | "blocked"
+  | "substituted"
+  | "modified-result"
+  | "failed"
+  | "ignored-return"
+  | "format-failed";
 
-/** One hook that ran during a call. */
+/** One hook that ran during a call, or the tool when its result could not be formatted. */
 export interface TraceEntry {
+  /** The hook's name; for the tool's own entry (`kind: "tool"`), the tool's name. */
   readonly hook: string;
+  /** The hook's layer; `"global"` for the tool's own entry. */
   readonly layer: LayerKind;
-  readonly kind: HookKind;
+  readonly kind: HookKind | "tool";
   /** `before`/`after` for the phase the hook acted in; middlewares that completed report `around`. */
   readonly phase: "before" | "after" | "around";
   readonly action: TraceAction;

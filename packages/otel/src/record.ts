@@ -29,6 +29,8 @@ export const EVENT_NAMES: Readonly<Record<Exclude<TraceAction, "proceeded">, str
   substituted: "toolware.hook.substituted",
   "modified-result": "toolware.hook.modified_result",
   failed: "toolware.hook.failed",
+  "ignored-return": "toolware.hook.ignored_return",
+  "format-failed": "toolware.tool.format_failed",
 });
 
 /** What `error.type` says of a blocked call (a block is a decision, not an exception: it has no class name). */
