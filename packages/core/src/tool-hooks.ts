@@ -61,8 +61,9 @@ export interface ToolHooksEvents extends RegistryEvents {
   "hook:ignored-return": { readonly ctx: ToolCallHookContext; readonly hook: HookInfo; readonly value: unknown };
 }
 
-/** How deep calls may nest synchronously (a tool that calls `invoke`, itself called by a tool…). */
-export const MAX_CALL_DEPTH = 10_000;
+// How deep calls may nest (a tool that calls `invoke`, itself called by a tool…): documented in
+// docs/error-handling.md. Without a bound, a tool calling itself would loop on microtasks forever.
+const MAX_CALL_DEPTH = 10_000;
 
 // The call whose chain is running synchronously right now: a call started meanwhile is nested in it.
 let running: ToolCallHookContext | undefined;
@@ -184,14 +185,14 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
   }
 
   #run<I extends object, O>(ctx: ToolCallHookContext<I, O>, chain: Chain): Promise<ToolCallOutcome<O>> {
+    const outer = running;
+    running = ctx as unknown as ToolCallHookContext;
     const listened = this._listened;
     if (listened) {
       ctx._startedAt = this._emitter.listenerCount("call:end") > 0 ? performance.now() : -1;
       this._emit("call:start", { ctx });
     }
     let result: ToolCallOutcome<O> | Promise<ToolCallOutcome<O>>;
-    const outer = running;
-    running = ctx as unknown as ToolCallHookContext;
     try {
       // One load for tools without a schema; with one, the input is validated before any hook sees it.
       const schema = ctx.tool.inputSchema;
