@@ -3,7 +3,7 @@
 import { getEventListeners } from "node:events";
 import { defineTool, type ToolCallOutcome, type ToolHooks } from "@toolware/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { everyPack } from "./test-fixtures.js";
+import { withPacks } from "./test-fixtures.js";
 
 const CALLS = 10_000;
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -72,7 +72,7 @@ describe("abort listeners under 10,000 concurrent calls through every pack", () 
   ])(
     "leaves none behind and prints no warning, %s",
     async (_label, withSignal) => {
-      const hooks = everyPack();
+      const hooks = withPacks();
       const caller = new AbortController();
       const { list, signals, open } = tools();
       const calls = start(hooks, list, withSignal ? caller.signal : undefined);
@@ -97,7 +97,7 @@ describe("abort listeners under 10,000 concurrent calls through every pack", () 
   );
 
   it("still cancels every call when the shared caller signal aborts, then keeps no listener", async () => {
-    const hooks = everyPack();
+    const hooks = withPacks();
     const caller = new AbortController();
     const { list } = tools();
     const calls = start(hooks, list, caller.signal);

@@ -16,43 +16,32 @@ import { retry } from "./retry/index.js";
 import { timeout } from "./timeout/index.js";
 import { safePath, validate } from "./validate/index.js";
 
-/** Names of the packs {@link everyPack} registers, in order. */
-export const PACK_NAMES = [
-  "analytics",
-  "debug-log",
-  "loop-guard",
-  "guardrails",
-  "validate",
-  "safe-path",
-  "approval",
-  "rate-limit",
-  "cache",
-  "circuit-breaker",
-  "timeout",
-  "retry",
-  "redact",
-  "conditional",
-] as const;
+// Each pack with options that let ordinary calls through: approvals are granted (the instance's
+// human says yes), limits are out of reach, the cache only remembers tools named `cached_*`, and
+// retries wait for nothing. Every tool input needs a relative `path` (for safePath).
+const PACKS = {
+  analytics: () => analytics(),
+  "debug-log": () => debugLog({ logger: { info: () => {}, warn: () => {}, error: () => {} } }),
+  "loop-guard": () => loopGuard({ maxRepeats: false, maxInWindow: 10_000_000, onWarn: () => {} }),
+  guardrails: () => guardrails({ deny: [{ tag: "forbidden" }] }),
+  validate: () => validate({ schemas: { never_called: z.object({ q: z.string() }) } }),
+  "safe-path": () => safePath({ tools: "*", root: "/srv/data" }),
+  approval: () => approval({ timeoutMs: 60_000 }),
+  "rate-limit": () => rateLimit({ max: 10_000_000, per: "1m" }),
+  cache: () => cache({ tools: "cached_*", ttl: "1h" }),
+  "circuit-breaker": () => circuitBreaker({ failureThreshold: 10_000_000 }),
+  timeout: () => timeout({ ms: 60_000 }),
+  retry: () => retry({ retries: 2, sleep: async () => {} }),
+  redact: () => redact(),
+  conditional: () => forAgents("auditor").after(() => {}),
+} as const;
 
-/**
- * A ToolHooks running every pack on every call: approvals are granted, limits are out of reach,
- * the cache only remembers tools named `cached_*`, and retries wait for nothing.
- */
-export function everyPack(): ToolHooks {
+/** The name of every pack, in the order {@link withPacks} registers them by default. */
+export const PACK_NAMES = Object.keys(PACKS) as (keyof typeof PACKS)[];
+
+/** A ToolHooks whose human approves everything, with the given packs (default: all) on every tool. */
+export function withPacks(names: readonly (keyof typeof PACKS)[] = PACK_NAMES): ToolHooks {
   const hooks = new ToolHooks({ humanInput: () => "yes" });
-  hooks.use(analytics());
-  hooks.use(debugLog({ logger: { info: () => {}, warn: () => {}, error: () => {} } }));
-  hooks.use(loopGuard({ maxRepeats: false, maxInWindow: 10_000_000, onWarn: () => {} }));
-  hooks.use(guardrails({ deny: [{ tag: "forbidden" }] }));
-  hooks.use(validate({ schemas: { never_called: z.object({ q: z.string() }) } }));
-  hooks.use(safePath({ tools: "*", root: "/srv/data" }));
-  hooks.use(approval({ timeoutMs: 60_000 }));
-  hooks.use(rateLimit({ max: 10_000_000, per: "1m" }));
-  hooks.use(cache({ tools: "cached_*", ttl: "1h" }));
-  hooks.use(circuitBreaker({ failureThreshold: 10_000_000 }));
-  hooks.use(timeout({ ms: 60_000 }));
-  hooks.use(retry({ retries: 2, sleep: async () => {} }));
-  hooks.use(redact());
-  hooks.use(forAgents("auditor").after(() => {}));
+  for (const name of names) hooks.use(PACKS[name]());
   return hooks;
 }
