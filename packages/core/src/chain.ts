@@ -4,8 +4,9 @@ import type { Agent } from "./entities.js";
 import { wrapMiddleware } from "./middleware.js";
 import { nameForms } from "./names.js";
 import type { Registration } from "./registry.js";
-import { type Runtime, type RuntimeHook, runAfters, runBefores } from "./run.js";
+import { runAfters, runBefores } from "./run.js";
 import { runToolThen } from "./run-tool.js";
+import type { Runtime, RuntimeHook } from "./runtime.js";
 import type { HookErrorPolicy, LayerKind } from "./types.js";
 
 type Ctx = ToolCallHookContext;

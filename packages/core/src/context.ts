@@ -1,5 +1,7 @@
 import type { Agent, Crew, Task } from "./entities.js";
-import { messageOf, ToolwareError, ToolwareTypeError } from "./errors.js";
+import { ToolwareError, ToolwareTypeError } from "./errors.js";
+import { formatToolResult } from "./format.js";
+import { trackInput } from "./input-proxy.js";
 import { either, follow, type Links, NEVER_ABORTED, release } from "./signals.js";
 import type { CallStatus, FrameworkCall, Tool, ToolCallState, ToolInput, TraceEntry } from "./types.js";
 
@@ -58,13 +60,6 @@ function nextCallId(): string {
     head = `${callPrefix}-${(++high).toString(36)}`;
   }
   return head + (LOW_DIGITS[low++] as string);
-}
-
-function isTrackable(value: unknown): value is object {
-  if (value === null || typeof value !== "object") return false;
-  if (Array.isArray(value)) return true;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /**
@@ -157,7 +152,7 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
    * (`ctx.toolInput.query = "…"`); the property itself cannot be reassigned.
    */
   get toolInput(): I {
-    if (this._inputProxy === undefined) this._inputProxy = this.#track(this._input);
+    if (this._inputProxy === undefined) this._inputProxy = trackInput(this._input, this);
     return this._inputProxy;
   }
 
@@ -297,55 +292,6 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
     if (this._wrappers === undefined) this._wrappers = [];
     this._wrappers.push(wrapper);
   }
-
-  #track<T extends object>(target: T): T {
-    if (!isTrackable(target)) return target;
-    const nested = new WeakMap<object, object>();
-    const targets = new WeakMap<object, object>();
-    // A proxy must never end up inside the input the tool receives (structuredClone rejects proxies).
-    const unwrap = (value: unknown): unknown =>
-      typeof value === "object" && value !== null ? (targets.get(value) ?? value) : value;
-    const handler: ProxyHandler<object> = {
-      get: (obj, key, receiver) => {
-        const value = Reflect.get(obj, key, receiver);
-        if (!isTrackable(value)) return value;
-        let proxy = nested.get(value);
-        if (proxy === undefined) {
-          proxy = new Proxy(value, handler);
-          nested.set(value, proxy);
-          targets.set(proxy, value);
-        }
-        return proxy;
-      },
-      set: (obj, key, value) => {
-        this._inputVersion++;
-        // `input.__proto__ = x` (or Object.assign of parsed JSON) must add data, never swap the prototype.
-        if (key === "__proto__") {
-          return Reflect.defineProperty(obj, key, {
-            value: unwrap(value),
-            writable: true,
-            enumerable: true,
-            configurable: true,
-          });
-        }
-        return Reflect.set(obj, key, unwrap(value));
-      },
-      setPrototypeOf: () => false,
-      deleteProperty: (obj, key) => {
-        this._inputVersion++;
-        return Reflect.deleteProperty(obj, key);
-      },
-      defineProperty: (obj, key, desc) => {
-        this._inputVersion++;
-        // A non-configurable property must keep the exact value it was defined with (a proxy invariant).
-        const clean = "value" in desc && desc.configurable === true ? { ...desc, value: unwrap(desc.value) } : desc;
-        return Reflect.defineProperty(obj, key, clean);
-      },
-    };
-    const root = new Proxy(target, handler);
-    targets.set(root, target);
-    return root as T;
-  }
 }
 
 // Declared outside the class so TypeScript keeps `toolInput` readonly while
@@ -360,43 +306,4 @@ Object.defineProperty(ToolCallHookContext.prototype, "toolInput", {
   },
 });
 
-/**
- * Turns a tool's return value into the agent-facing string: strings as they
- * are, else the tool's `formatResult`, else compact JSON (`undefined` → `""`,
- * BigInts as their digits). Throws a `ToolwareError` when it cannot:
- * `TOOLWARE_FORMAT_RESULT_FAILED` when `formatResult` throws or returns
- * something else than a string, `TOOLWARE_UNSERIALIZABLE_RESULT` when the
- * value has no JSON form (a cycle, a throwing `toJSON` or getter).
- */
-export function formatToolResult<O>(tool: Tool<never, O>, raw: O): string {
-  if (typeof raw === "string") return raw;
-  if (tool.formatResult === undefined) return raw === undefined ? "" : toJson(tool, raw);
-  let text: unknown;
-  try {
-    text = tool.formatResult(raw);
-  } catch (error) {
-    throw new ToolwareError(
-      "TOOLWARE_FORMAT_RESULT_FAILED",
-      `formatResult of tool ${tool.name} failed: ${messageOf(error)}`,
-      { cause: error },
-    );
-  }
-  if (typeof text === "string") return text;
-  throw new ToolwareError(
-    "TOOLWARE_FORMAT_RESULT_FAILED",
-    `formatResult of tool ${tool.name} returned ${text === null ? "null" : typeof text} instead of a string`,
-  );
-}
-
-function toJson(tool: Tool<never, unknown>, raw: unknown): string {
-  try {
-    const json = JSON.stringify(raw, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
-    return json === undefined ? String(raw) : json;
-  } catch (error) {
-    throw new ToolwareError(
-      "TOOLWARE_UNSERIALIZABLE_RESULT",
-      `the result of tool ${tool.name} cannot be serialised: ${messageOf(error)}`,
-      { cause: error },
-    );
-  }
-}
+export { formatToolResult };

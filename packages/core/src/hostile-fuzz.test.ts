@@ -22,7 +22,7 @@ interface Hostile {
   readonly label: string;
   make(): unknown;
 }
-const hostileOf = (label: string, make: () => unknown): Hostile => ({ label, make, toString: () => label });
+const hostileOf = (label: string, make: () => unknown): Hostile => ({ label, make, toString: () => label }) as Hostile;
 
 // An object whose chosen properties are getters that throw.
 const throwingGetters = fc
@@ -88,6 +88,7 @@ const thenables = fc
   .tuple(fc.constantFrom("resolve", "reject", "throw", "twice", "later", "laterReject"), plainHostile)
   .map(([how, inner]) =>
     hostileOf(`thenable ${how} ${inner.label}`, () => ({
+      // biome-ignore lint/suspicious/noThenProperty: a thenable that misbehaves is the point
       then(resolve: (v: unknown) => void, reject: (e: unknown) => void) {
         const value = inner.make();
         if (how === "resolve") resolve(value);

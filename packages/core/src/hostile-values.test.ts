@@ -47,6 +47,7 @@ const unprintable: Record<string, [make: () => unknown, text: string]> = {
 };
 
 /** Returned values whose inspection throws: a failure of whoever returned them. */
+// biome-ignore-start lint/suspicious/noThenProperty: thenables that misbehave are the point
 const uninspectable: Record<string, () => unknown> = {
   "revoked proxy": revoked,
   "proxy whose get trap throws": trapProxy,
@@ -62,6 +63,7 @@ const uninspectable: Record<string, () => unknown> = {
     Object.defineProperty(Promise.resolve("x"), "constructor", { get: boom }),
   "promise whose own then throws": () => Object.defineProperty(Promise.resolve("x"), "then", { value: boom }),
 };
+// biome-ignore-end lint/suspicious/noThenProperty: thenables that misbehave are the point
 
 type Place = "tool" | "async tool" | "before" | "async before" | "after" | "middleware in" | "middleware out";
 const PLACES: Place[] = ["tool", "async tool", "before", "async before", "after", "middleware in", "middleware out"];
@@ -89,7 +91,13 @@ function setup(place: Place, policy: HookErrorPolicy, value: () => unknown, mode
   if (place === "async before") hooks.before(() => later() as Promise<undefined>, { name: "h" });
   if (place === "after") hooks.after(() => act() as undefined, { name: "h" });
   if (place === "middleware in") {
-    hooks.use((_ctx, next) => (mode === "return" ? act() : (act(), next())) as Promise<void>, { name: "h" });
+    hooks.use(
+      (_ctx, next) => {
+        const value = act();
+        return (mode === "return" ? value : next()) as Promise<void>;
+      },
+      { name: "h" },
+    );
   }
   if (place === "middleware out") hooks.use((_ctx, next) => next().then(act) as Promise<void>, { name: "h" });
   return { run: () => hooks.invoke(tool, {}), events };

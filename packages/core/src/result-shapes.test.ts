@@ -16,7 +16,13 @@ describe("a tool result that cannot be formatted", () => {
     hooks.on("call:error", (e) => void errors.push(e));
     const value = cyclic();
     let runs = 0;
-    const tool = defineTool({ name: "create_user", execute: () => (runs++, value) });
+    const tool = defineTool({
+      name: "create_user",
+      execute: () => {
+        runs++;
+        return value;
+      },
+    });
     const outcome = await hooks.invoke(tool, {});
     expect(runs).toBe(1);
     expect(outcome).toMatchObject({ status: "error", raw: value, reason: undefined });
@@ -116,7 +122,7 @@ describe("an after-hook that returns something else than a string", () => {
     hooks.on("hook:ignored-return", (e) => void events.push(e));
     const redactor = (): unknown => ({ redacted: true });
     hooks.after(redactor as () => undefined, { name: "redactor" });
-    hooks.after((async () => [1]) as () => Promise<undefined>, { name: "asyncRedactor" });
+    hooks.after((async (): Promise<unknown> => [1]) as () => Promise<undefined>, { name: "asyncRedactor" });
     const tool = defineTool({ name: "read", execute: () => "secret" });
     for (let i = 0; i < 3; i++) {
       const outcome = await hooks.invoke(tool, {});

@@ -1,7 +1,7 @@
 import type { ToolCallHookContext } from "./context.js";
-import { formatToolResult } from "./context.js";
 import { messageOf, ToolwareError } from "./errors.js";
-import type { Runtime } from "./run.js";
+import { formatToolResult } from "./format.js";
+import type { Runtime } from "./runtime.js";
 import { settle, type Then, thenOf } from "./thenable.js";
 
 type Ctx = ToolCallHookContext;

@@ -1,18 +1,22 @@
 import { askHuman } from "./ask-human.js";
 import { checkExplainQuery, checkInput, readBindings } from "./call-args.js";
+import type { ToolHooksEvents } from "./call-events.js";
 import { buildChain, type Chain, selectHooks } from "./chain.js";
 import { type CallServices, ToolCallHookContext } from "./context.js";
 import type { Agent, Crew, Task } from "./entities.js";
-import { ToolwareError, ToolwareTypeError } from "./errors.js";
+import { ToolwareTypeError } from "./errors.js";
 import type { HumanInputProvider } from "./human-input.js";
 import { type Checked, checkInputSchema } from "./input-schema.js";
 import { showValue } from "./keys.js";
+import { enter, leave, nest, running } from "./nesting.js";
 import { resolveOptions, type ToolHooksOptions } from "./options.js";
-import { HookRegistry, type RegistryEvents } from "./registry.js";
-import type { Runtime, RuntimeHook } from "./run.js";
+import { HookRegistry } from "./registry.js";
+import type { Runtime, RuntimeHook } from "./runtime.js";
 import { assertTool } from "./tool.js";
 import type { FrameworkCall, HookErrorPolicy, HookInfo, Tool, ToolCallOutcome, ToolInputSchema } from "./types.js";
 import { type WrappedTool, wrapTool } from "./wrap.js";
+
+export type { ToolHooksEvents };
 
 /** Who makes a call: all optional. */
 export interface CallBindings {
@@ -30,43 +34,6 @@ export interface CallBindings {
   /** The framework's own context of this call, read by hooks as `ctx.framework`; set by adapters. */
   framework?: FrameworkCall | undefined;
 }
-
-/** Payloads of the events a `ToolHooks` emits. */
-export interface ToolHooksEvents extends RegistryEvents {
-  "call:start": { readonly ctx: ToolCallHookContext };
-  "call:end": { readonly ctx: ToolCallHookContext; readonly outcome: ToolCallOutcome; readonly durationMs: number };
-  "call:blocked": {
-    readonly ctx: ToolCallHookContext;
-    readonly outcome: ToolCallOutcome;
-    readonly reason: string | undefined;
-  };
-  /** The tool failed (`outcome` set), or a `"throw"` hook made `invoke` reject (`outcome` undefined). */
-  "call:error": {
-    readonly ctx: ToolCallHookContext;
-    readonly error: unknown;
-    readonly outcome: ToolCallOutcome | undefined;
-  };
-  "hook:error": {
-    readonly ctx: ToolCallHookContext;
-    readonly hook: HookInfo;
-    readonly phase: "before" | "after";
-    readonly error: unknown;
-    readonly policy: HookErrorPolicy;
-  };
-  /**
-   * An after-hook returned something that is not a string (an object, a number), so the result
-   * stayed as it was. Emitted the first time each registered hook does it on this instance; the
-   * call's trace records every time (action `ignored-return`).
-   */
-  "hook:ignored-return": { readonly ctx: ToolCallHookContext; readonly hook: HookInfo; readonly value: unknown };
-}
-
-// How deep calls may nest (a tool that calls `invoke`, itself called by a tool…): documented in
-// docs/error-handling.md. Without a bound, a tool calling itself would loop on microtasks forever.
-const MAX_CALL_DEPTH = 10_000;
-
-// The call whose chain is running synchronously right now: a call started meanwhile is nested in it.
-let running: ToolCallHookContext | undefined;
 
 /** A call's place in the cache: what `explain` takes. */
 export interface ExplainQuery {
@@ -185,8 +152,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
   }
 
   #run<I extends object, O>(ctx: ToolCallHookContext<I, O>, chain: Chain): Promise<ToolCallOutcome<O>> {
-    const outer = running;
-    running = ctx as unknown as ToolCallHookContext;
+    const outer = enter(ctx as unknown as ToolCallHookContext);
     const listened = this._listened;
     if (listened) {
       ctx._startedAt = this._emitter.listenerCount("call:end") > 0 ? performance.now() : -1;
@@ -202,10 +168,10 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
           : this.#validated(ctx as unknown as ToolCallHookContext, schema, chain)
       ) as typeof result;
     } catch (error) {
-      running = outer;
+      leave(outer);
       return Promise.reject(this.#thrown(ctx, error));
     }
-    running = outer;
+    leave(outer);
     if (!(result instanceof Promise)) return Promise.resolve(result);
     // Only a `"throw"` hook makes the chain reject. The step that reports it as `call:error` is paid
     // by chains that have one, or when someone listened at the start, so that a `call:error`
@@ -217,25 +183,19 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     });
   }
 
-  // A call started while another one's chain runs synchronously (a tool that calls `invoke`): it
-  // starts on a fresh stack one microtask later, so that nesting costs no stack, however deep.
+  // A call started while another one's chain runs synchronously (a tool that calls `invoke`) starts
+  // on a fresh stack one microtask later, so that nesting costs no stack, however deep.
   #nested<I extends object, O>(
     ctx: ToolCallHookContext<I, O>,
     chain: Chain,
     parent: ToolCallHookContext,
   ): Promise<ToolCallOutcome<O>> {
-    const depth = parent._depth + 1;
-    if (depth > MAX_CALL_DEPTH) {
+    const tooDeep = nest(ctx as unknown as ToolCallHookContext, parent);
+    if (tooDeep !== undefined) {
       ctx._finished = true;
       ctx._release();
-      return Promise.reject(
-        new ToolwareError(
-          "TOOLWARE_CALL_TOO_DEEP",
-          `calls to ${ctx.toolName} nest more than ${MAX_CALL_DEPTH} deep (a tool that calls invoke() on itself without end?)`,
-        ),
-      );
+      return Promise.reject(tooDeep);
     }
-    ctx._depth = depth;
     return Promise.resolve().then(() => this.#run(ctx, chain));
   }
 
