@@ -1,4 +1,4 @@
-import { defineTool, ToolHooks } from "@toolware/core";
+import { defineTool, ToolHooks, toolwareCode } from "@toolware/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type RetryOptions, retry } from "./index.js";
 
@@ -276,5 +276,42 @@ describe("retry", () => {
     expect(() => retry({ jitter: "half" as never })).toThrow(/jitter/);
     expect(() => retry({ retryOn: true as never })).toThrow(/`retryOn` must be a function/);
     expect(() => retry({ sleep: 1 as never })).toThrow(/sleep/);
+  });
+
+  it("gives every option mistake a code, and refuses unknown keys", () => {
+    for (const [options, code] of [
+      [{ retries: -1 }, "TOOLWARE_INVALID_OPTION"],
+      [{ jitter: "half" }, "TOOLWARE_INVALID_OPTION"],
+      [{ retrys: 5 }, "TOOLWARE_UNKNOWN_OPTION"],
+    ] as const) {
+      let thrown: unknown;
+      try {
+        retry(options as RetryOptions);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(TypeError);
+      expect(toolwareCode(thrown)).toBe(code);
+      expect((thrown as Error).message).toMatch(/^toolware\/retry: /);
+    }
+    expect(() => retry({ retrys: 5 } as never)).toThrow("toolware/retry: unknown option `retrys` (expected one of:");
+  });
+
+  it("does not re-run a tool whose result cannot be formatted: it ran, its side effects happened", async () => {
+    const hooks = new ToolHooks();
+    hooks.use(quick({ retries: 3 }).pack);
+    let runs = 0;
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const tool = defineTool({
+      name: "charge_card",
+      execute: () => {
+        runs++;
+        return cyclic;
+      },
+    });
+    const outcome = await hooks.invoke(tool, {});
+    expect(runs).toBe(1);
+    expect(outcome).toMatchObject({ status: "error", raw: cyclic, error: { code: "TOOLWARE_UNSERIALIZABLE_RESULT" } });
   });
 });

@@ -1,4 +1,11 @@
-import { definePack, type ExecuteTool, type Pack, type ToolCallHookContext, type ToolFilter } from "@toolware/core";
+import {
+  definePack,
+  type ExecuteTool,
+  type Pack,
+  type ToolCallHookContext,
+  type ToolFilter,
+  ToolwareTypeError,
+} from "@toolware/core";
 
 /** How the retried tool's attempts went; on `ctx.state.retry` for the hooks of the call. */
 export interface RetryState {
@@ -50,8 +57,21 @@ export interface RetryOptions {
   onRetry?: (event: RetryEvent) => void;
 }
 
+const OPTION_KEYS = [
+  "retries",
+  "minDelayMs",
+  "maxDelayMs",
+  "factor",
+  "jitter",
+  "retryOn",
+  "tools",
+  "sleep",
+  "random",
+  "onRetry",
+];
+
 function fail(message: string): never {
-  throw new TypeError(`toolware/retry: ${message}`);
+  throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `toolware/retry: ${message}`);
 }
 
 function checkFunction(value: unknown, name: string): void {
@@ -108,6 +128,14 @@ function raceAbort(waiting: Promise<void>, signal: AbortSignal): Promise<void> {
  */
 export function retry(options: RetryOptions = {}): Pack {
   if (options === null || typeof options !== "object") fail("retry() takes an options object");
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.includes(key)) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_UNKNOWN_OPTION",
+        `toolware/retry: unknown option \`${key}\` (expected one of: ${OPTION_KEYS.join(", ")})`,
+      );
+    }
+  }
   const { retries = 2, minDelayMs = 200, maxDelayMs = 5_000, factor = 2, jitter = "full", tools } = options;
   if (!Number.isInteger(retries) || retries < 0) fail(`\`retries\` must be a whole number ≥ 0, got ${String(retries)}`);
   if (!Number.isFinite(minDelayMs) || minDelayMs < 0) fail(`\`minDelayMs\` must be ≥ 0, got ${String(minDelayMs)}`);

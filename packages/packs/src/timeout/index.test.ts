@@ -1,4 +1,4 @@
-import { defineTool, ToolHooks, ToolwareError } from "@toolware/core";
+import { defineTool, ToolHooks, ToolwareError, toolwareCode } from "@toolware/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ToolTimeoutError, timeout } from "./index.js";
 
@@ -195,5 +195,26 @@ describe("timeout", () => {
     expect(() => timeout({ ms: { perTool: { x: -1 } } })).toThrow(/ms.perTool.x/);
     expect(() => timeout({ ms: { perTool: { "db_*": 10 } } })).toThrow(/exact tool names/);
     expect(() => timeout({ ms: 10, message: 3 as never })).toThrow(/`message` must be/);
+  });
+
+  it("gives every option mistake a code, and refuses unknown keys (a typo must not widen the limit)", () => {
+    const codeOf = (make: () => unknown): unknown => {
+      try {
+        make();
+      } catch (error) {
+        expect(error).toBeInstanceOf(TypeError);
+        expect((error as Error).message).toMatch(/^toolware\/timeout: /);
+        return toolwareCode(error);
+      }
+      return "did not throw";
+    };
+    expect(codeOf(() => timeout({ ms: 0 }))).toBe("TOOLWARE_INVALID_OPTION");
+    expect(codeOf(() => timeout({ ms: {} }))).toBe("TOOLWARE_INVALID_OPTION");
+    expect(codeOf(() => timeout({ ms: 10, tool: "web_search" } as never))).toBe("TOOLWARE_UNKNOWN_OPTION");
+    expect(() => timeout({ ms: 10, tool: "web_search" } as never)).toThrow(
+      "toolware/timeout: unknown option `tool` (expected one of: ms, tools, message)",
+    );
+    expect(codeOf(() => timeout({ ms: { defualt: 10 } as never }))).toBe("TOOLWARE_UNKNOWN_OPTION");
+    expect(() => timeout({ ms: { defualt: 10 } as never })).toThrow("unknown option `ms.defualt`");
   });
 });

@@ -6,6 +6,7 @@ import {
   type ToolCallHookContext,
   type ToolFilter,
   ToolwareError,
+  ToolwareTypeError,
 } from "@toolware/core";
 
 /** Per-tool limits: `perTool` by tool name (compared normalised), `default` for the rest. */
@@ -53,11 +54,28 @@ export class ToolTimeoutError extends ToolwareError {
   }
 }
 
+const PREFIX = "toolware/timeout";
+const OPTION_KEYS = ["ms", "tools", "message"];
+const LIMIT_KEYS = ["default", "perTool"];
+
+function invalid(message: string): never {
+  throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: ${message}`);
+}
+
+function checkKeys(object: object, allowed: readonly string[], where: string): void {
+  for (const key of Object.keys(object)) {
+    if (!allowed.includes(key)) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_UNKNOWN_OPTION",
+        `${PREFIX}: unknown option \`${where}${key}\` (expected one of: ${allowed.join(", ")})`,
+      );
+    }
+  }
+}
+
 function checkMs(value: unknown, what: string): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-    throw new TypeError(
-      `toolware/timeout: ${what} must be a positive, finite number of milliseconds, got ${String(value)}`,
-    );
+    invalid(`${what} must be a positive, finite number of milliseconds, got ${String(value)}`);
   }
   return value;
 }
@@ -70,18 +88,15 @@ function compileLimits(ms: TimeoutOptions["ms"]): {
     const limit = checkMs(ms, "`ms`");
     return { limitFor: () => limit };
   }
-  if (ms === null || typeof ms !== "object") {
-    throw new TypeError("toolware/timeout: `ms` must be a number or { default?, perTool? }");
-  }
+  if (ms === null || typeof ms !== "object") invalid("`ms` must be a number or { default?, perTool? }");
+  checkKeys(ms, LIMIT_KEYS, "ms.");
   const fallback = ms.default === undefined ? undefined : checkMs(ms.default, "`ms.default`");
   const perTool = new Map<string, number>();
   for (const [name, value] of Object.entries(ms.perTool ?? {})) {
-    if (/[*?]/.test(name)) throw new TypeError(`toolware/timeout: \`ms.perTool\` takes exact tool names, got ${name}`);
+    if (/[*?]/.test(name)) invalid(`\`ms.perTool\` takes exact tool names, got ${name}`);
     perTool.set(normalizeName(name), checkMs(value, `\`ms.perTool.${name}\``));
   }
-  if (fallback === undefined && perTool.size === 0) {
-    throw new TypeError("toolware/timeout: `ms` needs a `default` or at least one `perTool` limit");
-  }
+  if (fallback === undefined && perTool.size === 0) invalid("`ms` needs a `default` or at least one `perTool` limit");
   // Normalising costs a few regex passes: do it once per tool name, not once per call.
   const seen = new Map<string, number | undefined>();
   const limitFor = (toolName: string): number | undefined => {
@@ -158,12 +173,12 @@ function bounded(
  * ```
  */
 export function timeout(options: TimeoutOptions): Pack<TimeoutPack> {
-  if (options === null || typeof options !== "object") {
-    throw new TypeError("toolware/timeout: timeout() takes an options object { ms, tools?, message? }");
-  }
+  if (options === null || typeof options !== "object")
+    invalid("timeout() takes an options object { ms, tools?, message? }");
+  checkKeys(options, OPTION_KEYS, "");
   const { message } = options;
   if (message !== undefined && typeof message !== "string" && typeof message !== "function") {
-    throw new TypeError("toolware/timeout: `message` must be a string or a function");
+    invalid("`message` must be a string or a function");
   }
   const { limitFor, only } = compileLimits(options.ms);
   // Without a default only the listed tools have a limit: let the core filter the rest out once per chain.
