@@ -2,7 +2,7 @@ import type { Agent, Crew, Task } from "./entities.js";
 import { ToolwareError, ToolwareTypeError } from "./errors.js";
 import { formatToolResult } from "./format.js";
 import { trackInput } from "./input-proxy.js";
-import { either, follow, type Links, NEVER_ABORTED, release } from "./signals.js";
+import { CallSignals, NEVER_ABORTED } from "./signals.js";
 import type { CallStatus, FrameworkCall, Tool, ToolCallState, ToolInput, TraceEntry } from "./types.js";
 
 /**
@@ -101,10 +101,9 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   /** @internal */ _inputVersion = 0;
   /** @internal */ _state: ToolCallState | undefined = undefined;
   /** @internal the call's own signal, or the shared one that never aborts */ _signal: AbortSignal;
-  /** @internal controls `_signal` once the call has a signal of its own */ _own: AbortController | undefined =
-    undefined;
-  /** @internal what `_own` follows, released when the call ends */ _links: Links | undefined = undefined;
-  /** @internal how many calls this one runs inside, synchronously: a tool that calls `invoke` */ _depth = 0;
+  /** @internal the call's own signal and what it follows, once it has either; released when it ends */ _signals:
+    | CallSignals
+    | undefined = undefined;
   /** @internal */ _status: CallStatus = "ok";
   /** @internal */ _reason: string | undefined = undefined;
   /** @internal block or respond happened: nothing further inside runs */ _settled = false;
@@ -137,11 +136,10 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
     this.agent = bindings.agent;
     this.task = bindings.task;
     this.crew = bindings.crew;
-    this._signal = NEVER_ABORTED;
     const signal = bindings.signal;
     // The call's own signal follows the caller's: listeners of the hooks and the tool land on it,
     // never on a signal the caller shares between many calls.
-    if (signal !== undefined && signal !== NEVER_ABORTED) follow(this.#links(), signal, this.#own());
+    this._signal = signal === undefined || signal === NEVER_ABORTED ? NEVER_ABORTED : ownSignal(this, signal);
     this._services = services;
     this.callId = bindings.callId ?? nextCallId();
     this.framework = bindings.framework;
@@ -255,30 +253,20 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
       throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "ctx.linkSignal() takes an AbortSignal");
     }
     if (this._finished || signal === NEVER_ABORTED || signal === this._signal) return;
-    follow(this.#links(), signal, this.#own());
+    this.#own().follow(signal);
   }
 
   /** A signal that aborts when `outer` or `inner` does; unlinked when the call ends. @internal */
   _either(outer: AbortSignal, inner: AbortSignal): AbortSignal {
-    return this._finished ? inner : either(this.#links(), outer, inner);
+    if (this._finished) return inner;
+    if (this._signals === undefined) this._signals = new CallSignals();
+    return this._signals.either(outer, inner);
   }
 
-  /** Drops the links of the call's signal: called once the call has ended. @internal */
-  _release(): void {
-    if (this._links !== undefined) release(this._links);
-  }
-
-  #links(): Links {
-    if (this._links === undefined) this._links = [];
-    return this._links;
-  }
-
-  #own(): AbortController {
-    if (this._own === undefined) {
-      this._own = new AbortController();
-      this._signal = this._own.signal;
-    }
-    return this._own;
+  #own(): CallSignals {
+    if (this._signals === undefined) this._signals = new CallSignals();
+    this._signal = this._signals.own();
+    return this._signals;
   }
 
   /**
@@ -292,6 +280,13 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
     if (this._wrappers === undefined) this._wrappers = [];
     this._wrappers.push(wrapper);
   }
+}
+
+function ownSignal(ctx: { _signals: CallSignals | undefined }, signal: AbortSignal): AbortSignal {
+  const signals = new CallSignals();
+  ctx._signals = signals;
+  signals.follow(signal);
+  return signals.own();
 }
 
 // Declared outside the class so TypeScript keeps `toolInput` readonly while

@@ -30,7 +30,8 @@ const throwingGetters = fc
   .map(([keys, extra]) =>
     hostileOf(`getters ${[...keys, extra].join(",")}`, () => {
       const o: Record<string, unknown> = {};
-      for (const key of [...keys, extra]) Object.defineProperty(o, key, { get: thrower(key), enumerable: true });
+      for (const key of new Set([...keys, extra]))
+        Object.defineProperty(o, key, { get: thrower(key), enumerable: true });
       return o;
     }),
   );

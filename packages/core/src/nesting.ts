@@ -6,30 +6,18 @@ import { ToolwareError } from "./errors.js";
 // would keep the microtask queue busy for ever instead of failing.
 const MAX_CALL_DEPTH = 10_000;
 
-/** The call whose chain is running synchronously right now: a call started meanwhile nests in it. @internal */
-export let running: ToolCallHookContext | undefined;
-
-/** Marks `ctx` as the call running now; returns the one to restore with {@link leave}. @internal */
-export function enter(ctx: ToolCallHookContext): ToolCallHookContext | undefined {
-  const outer = running;
-  running = ctx;
-  return outer;
-}
-
-/** @internal */
-export function leave(outer: ToolCallHookContext | undefined): void {
-  running = outer;
-}
+// How many calls each nested call runs inside; a call that is in none is at depth 0.
+const depths = new WeakMap<ToolCallHookContext, number>();
 
 /** Records that `ctx` nests in `parent`; the error to reject with when that is too deep. @internal */
 export function nest(ctx: ToolCallHookContext, parent: ToolCallHookContext): ToolwareError | undefined {
-  const depth = parent._depth + 1;
+  const depth = (depths.get(parent) ?? 0) + 1;
   if (depth > MAX_CALL_DEPTH) {
     return new ToolwareError(
       "TOOLWARE_CALL_TOO_DEEP",
       `calls to ${ctx.toolName} nest more than ${MAX_CALL_DEPTH} deep (a tool that calls invoke() on itself without end?)`,
     );
   }
-  ctx._depth = depth;
+  depths.set(ctx, depth);
   return undefined;
 }

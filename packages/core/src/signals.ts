@@ -28,14 +28,10 @@ function relay(this: AbortSignal): void {
   for (const controller of set) controller.abort(this.reason);
 }
 
-/**
- * Sources and the controllers that follow them, in pairs, released together when the call
- * ends. @internal
- */
-export type Links = (AbortSignal | AbortController)[];
+// Sources and the controllers that follow them, in pairs.
+type Links = (AbortSignal | AbortController)[];
 
-/** Makes `target` abort when `source` does, recording the link in `links`. @internal */
-export function follow(links: Links, source: AbortSignal, target: AbortController): void {
+function follow(links: Links, source: AbortSignal, target: AbortController): void {
   if (source === NEVER_ABORTED || target.signal.aborted) return;
   if (source.aborted) {
     target.abort(source.reason);
@@ -51,27 +47,46 @@ export function follow(links: Links, source: AbortSignal, target: AbortControlle
   links.push(source, target);
 }
 
-/** Undoes every link in `links`; a source nobody follows any more loses its listener. @internal */
-export function release(links: Links): void {
-  for (let i = 0; i < links.length; i += 2) {
-    const source = links[i] as AbortSignal;
-    const set = followers.get(source);
-    if (set === undefined) continue;
-    set.delete(links[i + 1] as AbortController);
-    if (set.size === 0) {
-      followers.delete(source);
-      source.removeEventListener("abort", relay);
-    }
-  }
-  links.length = 0;
-}
+/** A call's own signal, and every link it made to other signals: all undone when the call ends. @internal */
+export class CallSignals {
+  #own: AbortController | undefined = undefined;
+  readonly #links: Links = [];
 
-/** A signal that aborts when either does, linked through `links`. @internal */
-export function either(links: Links, a: AbortSignal, b: AbortSignal): AbortSignal {
-  if (a === NEVER_ABORTED || a === b) return b;
-  if (b === NEVER_ABORTED) return a;
-  const controller = new AbortController();
-  follow(links, a, controller);
-  follow(links, b, controller);
-  return controller.signal;
+  /** The call's own signal (made on first use). */
+  own(): AbortSignal {
+    if (this.#own === undefined) this.#own = new AbortController();
+    return this.#own.signal;
+  }
+
+  /** Makes the call's own signal abort when `source` does. */
+  follow(source: AbortSignal): void {
+    this.own();
+    follow(this.#links, source, this.#own as AbortController);
+  }
+
+  /** A signal that aborts when either does. */
+  either(a: AbortSignal, b: AbortSignal): AbortSignal {
+    if (a === NEVER_ABORTED || a === b) return b;
+    if (b === NEVER_ABORTED) return a;
+    const controller = new AbortController();
+    follow(this.#links, a, controller);
+    follow(this.#links, b, controller);
+    return controller.signal;
+  }
+
+  /** Undoes every link; a source nobody follows any more loses its listener. */
+  release(): void {
+    const links = this.#links;
+    for (let i = 0; i < links.length; i += 2) {
+      const source = links[i] as AbortSignal;
+      const set = followers.get(source);
+      if (set === undefined) continue;
+      set.delete(links[i + 1] as AbortController);
+      if (set.size === 0) {
+        followers.delete(source);
+        source.removeEventListener("abort", relay);
+      }
+    }
+    links.length = 0;
+  }
 }

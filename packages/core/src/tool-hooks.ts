@@ -8,7 +8,7 @@ import { ToolwareTypeError } from "./errors.js";
 import type { HumanInputProvider } from "./human-input.js";
 import { type Checked, checkInputSchema } from "./input-schema.js";
 import { showValue } from "./keys.js";
-import { enter, leave, nest, running } from "./nesting.js";
+import { nest } from "./nesting.js";
 import { resolveOptions, type ToolHooksOptions } from "./options.js";
 import { HookRegistry } from "./registry.js";
 import type { Runtime, RuntimeHook } from "./runtime.js";
@@ -17,6 +17,9 @@ import type { FrameworkCall, HookErrorPolicy, HookInfo, Tool, ToolCallOutcome, T
 import { type WrappedTool, wrapTool } from "./wrap.js";
 
 export type { ToolHooksEvents };
+
+// The call whose chain is running synchronously right now: a call started meanwhile nests in it.
+let running: ToolCallHookContext | undefined;
 
 /** Who makes a call: all optional. */
 export interface CallBindings {
@@ -152,7 +155,8 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
   }
 
   #run<I extends object, O>(ctx: ToolCallHookContext<I, O>, chain: Chain): Promise<ToolCallOutcome<O>> {
-    const outer = enter(ctx as unknown as ToolCallHookContext);
+    const outer = running;
+    running = ctx as unknown as ToolCallHookContext;
     const listened = this._listened;
     if (listened) {
       ctx._startedAt = this._emitter.listenerCount("call:end") > 0 ? performance.now() : -1;
@@ -168,16 +172,16 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
           : this.#validated(ctx as unknown as ToolCallHookContext, schema, chain)
       ) as typeof result;
     } catch (error) {
-      leave(outer);
+      running = outer;
       return Promise.reject(this.#thrown(ctx, error));
     }
-    leave(outer);
+    running = outer;
     if (!(result instanceof Promise)) return Promise.resolve(result);
     // Only a `"throw"` hook makes the chain reject. The step that reports it as `call:error` is paid
     // by chains that have one, or when someone listened at the start, so that a `call:error`
     // listener added during the call still hears of the rejection; and by calls with a signal of
     // their own, whose links must be released however the call ends.
-    if (!listened && !chain.mayReject && ctx._links === undefined) return result;
+    if (!listened && !chain.mayReject && ctx._signals === undefined) return result;
     return result.then(undefined, (error: unknown) => {
       throw this.#thrown(ctx, error);
     });
@@ -193,7 +197,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     const tooDeep = nest(ctx as unknown as ToolCallHookContext, parent);
     if (tooDeep !== undefined) {
       ctx._finished = true;
-      ctx._release();
+      ctx._signals?.release();
       return Promise.reject(tooDeep);
     }
     return Promise.resolve().then(() => this.#run(ctx, chain));
@@ -226,7 +230,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
 
   #thrown<I extends object, O>(ctx: ToolCallHookContext<I, O>, error: unknown): unknown {
     ctx._finished = true;
-    ctx._release();
+    ctx._signals?.release();
     if (this._listened) this._emit("call:error", { ctx, error, outcome: undefined });
     return error;
   }
@@ -244,7 +248,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
       toolName: ctx.toolName,
     };
     ctx._finished = true;
-    ctx._release();
+    ctx._signals?.release();
     if (this._listened) {
       if (status === "blocked") this._emit("call:blocked", { ctx, outcome, reason: outcome.reason });
       else if (status === "error") this._emit("call:error", { ctx, error: outcome.error, outcome });
