@@ -19,7 +19,7 @@ hooks.after(function noSecrets(ctx) {
   if (ctx.toolResult?.includes("sk-")) ctx.block("the result contained an API key");
 });
 
-// Returning nothing (or anything that is not a string) keeps the current result.
+// Returning nothing keeps the current result (so does any other non-string, but that is reported).
 hooks.after(function logCalls(ctx) {
   console.log(`${ctx.toolName} -> ${ctx.status}`);
 });
