@@ -2,7 +2,7 @@ import type { Agent, Crew, Task } from "./entities.js";
 import { ToolwareError, ToolwareTypeError } from "./errors.js";
 import { formatToolResult } from "./format.js";
 import { trackInput } from "./input-proxy.js";
-import { CallSignals, NEVER_ABORTED } from "./signals.js";
+import { CallSignals, followCaller, NEVER_ABORTED } from "./signals.js";
 import type { CallStatus, FrameworkCall, Tool, ToolCallState, ToolInput, TraceEntry } from "./types.js";
 
 /**
@@ -139,7 +139,7 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
     const signal = bindings.signal;
     // The call's own signal follows the caller's: listeners of the hooks and the tool land on it,
     // never on a signal the caller shares between many calls.
-    this._signal = signal === undefined || signal === NEVER_ABORTED ? NEVER_ABORTED : ownSignal(this, signal);
+    this._signal = signal === undefined || signal === NEVER_ABORTED ? NEVER_ABORTED : followCaller(this, signal);
     this._services = services;
     this.callId = bindings.callId ?? nextCallId();
     this.framework = bindings.framework;
@@ -280,13 +280,6 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
     if (this._wrappers === undefined) this._wrappers = [];
     this._wrappers.push(wrapper);
   }
-}
-
-function ownSignal(ctx: { _signals: CallSignals | undefined }, signal: AbortSignal): AbortSignal {
-  const signals = new CallSignals();
-  ctx._signals = signals;
-  signals.follow(signal);
-  return signals.own();
 }
 
 // Declared outside the class so TypeScript keeps `toolInput` readonly while

@@ -90,3 +90,11 @@ export class CallSignals {
     links.length = 0;
   }
 }
+
+/** Gives a call its own signal, following the caller's; returns it. @internal */
+export function followCaller(ctx: { _signals: CallSignals | undefined }, signal: AbortSignal): AbortSignal {
+  const signals = new CallSignals();
+  ctx._signals = signals;
+  signals.follow(signal);
+  return signals.own();
+}
