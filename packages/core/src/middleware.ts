@@ -1,7 +1,7 @@
 import type { ToolCallHookContext } from "./context.js";
 import { HookTimeoutError, ToolwareError } from "./errors.js";
-import { applies, fail, fatalErrors } from "./run.js";
-import { now, type Runtime, type RuntimeHook, record } from "./runtime.js";
+import { applies, fail, fatalErrors, now, record } from "./run.js";
+import type { Runtime, RuntimeHook } from "./runtime.js";
 import { settle, type Then, thenOf } from "./thenable.js";
 import type { TraceAction } from "./types.js";
 

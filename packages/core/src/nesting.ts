@@ -8,16 +8,36 @@ const MAX_CALL_DEPTH = 10_000;
 
 // How many calls each nested call runs inside; a call that is in none is at depth 0.
 const depths = new WeakMap<ToolCallHookContext, number>();
+// The depth of the nested call being started, until its context claims it.
+let pending = 0;
 
-/** Records that `ctx` nests in `parent`; the error to reject with when that is too deep. @internal */
-export function nest(ctx: ToolCallHookContext, parent: ToolCallHookContext): ToolwareError | undefined {
-  const depth = (depths.get(parent) ?? 0) + 1;
-  if (depth > MAX_CALL_DEPTH) {
-    return new ToolwareError(
-      "TOOLWARE_CALL_TOO_DEEP",
-      `calls to ${ctx.toolName} nest more than ${MAX_CALL_DEPTH} deep (a tool that calls invoke() on itself without end?)`,
-    );
+/** The depth of a call started inside `parent`. @internal */
+export function depthBelow(parent: ToolCallHookContext): number {
+  return (depths.get(parent) ?? 0) + 1;
+}
+
+/** The error to reject a call nested `depth` deep with, when that is too deep. @internal */
+export function depthError(toolName: string, depth: number): ToolwareError | undefined {
+  if (depth <= MAX_CALL_DEPTH) return undefined;
+  return new ToolwareError(
+    "TOOLWARE_CALL_TOO_DEEP",
+    `calls to ${toolName} nest more than ${MAX_CALL_DEPTH} deep (a tool that calls invoke() on itself without end?)`,
+  );
+}
+
+/** Runs `start`, whose call's context then {@link claimDepth | claims} `depth`. @internal */
+export function startNested<T>(depth: number, start: () => T): T {
+  pending = depth;
+  try {
+    return start();
+  } finally {
+    pending = 0;
   }
-  depths.set(ctx, depth);
-  return undefined;
+}
+
+/** Gives a new call's context the depth it was started at (0 unless nested). @internal */
+export function claimDepth(ctx: ToolCallHookContext): void {
+  if (pending === 0) return;
+  depths.set(ctx, pending);
+  pending = 0;
 }

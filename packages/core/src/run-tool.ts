@@ -2,7 +2,7 @@ import type { ToolCallHookContext } from "./context.js";
 import { messageOf, ToolwareError } from "./errors.js";
 import { formatToolResult } from "./format.js";
 import type { Runtime } from "./runtime.js";
-import { settle, type Then, thenOf } from "./thenable.js";
+import { nativeThen, settle, type Then, thenOf } from "./thenable.js";
 
 type Ctx = ToolCallHookContext;
 
@@ -76,26 +76,36 @@ export function runToolThen<R>(rt: Runtime, ctx: Ctx, k: (ctx: Ctx) => R | Promi
       ctx._wrappers === undefined
         ? ctx.tool.execute(ctx._input, { signal: ctx._signal, callId: ctx.callId })
         : executeWrapped(ctx);
-    // Inside the try: a result whose inspection throws (a revoked proxy) is the tool's failure.
+    // Inside the try: a result whose inspection throws (a revoked proxy) is the tool's failure, and
+    // so is a "promise" that the native then refuses (it throws before subscribing, never after).
     then = thenOf(result);
+    if (then === nativeThen) {
+      return nativeThen.call(
+        result,
+        (v) => afterTool(ctx, v, k),
+        (e) => afterFailure(rt, ctx, e, k),
+      ) as Promise<R>;
+    }
   } catch (e) {
-    toolFailed(ctx, rt, e);
-    return k(ctx);
+    return afterFailure(rt, ctx, e, k);
   }
-  if (then === undefined) {
-    toolDone(ctx, result);
-    return k(ctx);
-  }
+  if (then === undefined) return afterTool(ctx, result, k);
   return settle(
     result as object,
     then,
-    (v) => {
-      toolDone(ctx, v);
-      return k(ctx);
-    },
-    (e: unknown) => {
-      toolFailed(ctx, rt, e);
-      return k(ctx);
-    },
+    (v) => afterTool(ctx, v, k),
+    (e) => afterFailure(rt, ctx, e, k),
   );
+}
+
+// The tool returned (or its promise fulfilled): record it, then go on with `k`.
+function afterTool<R>(ctx: Ctx, value: unknown, k: (ctx: Ctx) => R | Promise<R>): R | Promise<R> {
+  toolDone(ctx, value);
+  return k(ctx);
+}
+
+// The tool threw (or its promise rejected): record it, then go on with `k`.
+function afterFailure<R>(rt: Runtime, ctx: Ctx, error: unknown, k: (ctx: Ctx) => R | Promise<R>): R | Promise<R> {
+  toolFailed(ctx, rt, error);
+  return k(ctx);
 }

@@ -1,45 +1,85 @@
 import type { ToolCallHookContext } from "./context.js";
 import { HookFailedError, HookTimeoutError, messageOf } from "./errors.js";
 import { predicatesPass } from "./filter.js";
-import { now, type Runtime, type RuntimeHook, record } from "./runtime.js";
-import { settle, type Then, thenOf } from "./thenable.js";
+import { awaitHook, type Runtime, type RuntimeHook } from "./runtime.js";
+import { type Then, thenOf } from "./thenable.js";
 import type { TraceAction } from "./types.js";
 
 type Ctx = ToolCallHookContext;
 type MaybePromise = void | Promise<void>;
+type Phase = "before" | "after" | "around";
 
 // Errors of "throw"-policy hooks: every wrapper outside lets them through untouched.
 const fatal = new WeakSet<object>();
 
-// Bounds an async hook by its timeoutMs; the hook itself goes on in the background.
-function bounded(thenable: object, then: Then, h: RuntimeHook): Promise<unknown> {
-  const ms = h.timeoutMs as number;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new HookTimeoutError(h.name, ms)), ms);
-    settle(
-      thenable,
-      then,
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
+/** @internal */
+export const now = (): number => performance.now();
+
+// Slot of a (phase, action) pair in RuntimeHook.entries; compares interned strings, no keyed lookups.
+function slotOf(phase: Phase, action: TraceAction): number {
+  const base = phase === "before" ? 0 : phase === "after" ? 8 : 16;
+  switch (action) {
+    case "proceeded":
+      return base;
+    case "modified-input":
+      return base + 1;
+    case "blocked":
+      return base + 2;
+    case "substituted":
+      return base + 3;
+    case "modified-result":
+      return base + 4;
+    case "failed":
+      return base + 5;
+    case "ignored-return":
+      return base + 6;
+    default:
+      return base + 7;
+  }
 }
 
-// Waits for a hook's promise (bounded by its timeoutMs) and goes on with `ok` or `err`.
-function awaitHook<T>(
-  thenable: object,
-  then: Then,
+/** @internal */
+export function record(
+  rt: Runtime,
+  ctx: Ctx,
   h: RuntimeHook,
-  ok: (value: unknown) => T | PromiseLike<T>,
-  err: (error: unknown) => T | PromiseLike<T>,
-): Promise<T> {
-  return h.timeoutMs === undefined ? settle(thenable, then, ok, err) : bounded(thenable, then, h).then(ok, err);
+  phase: Phase,
+  action: TraceAction,
+  t0: number,
+  error?: unknown,
+  reason?: string,
+): void {
+  const why = reason ?? (action === "blocked" ? ctx._reason : undefined);
+  if (!rt.timing && why === undefined && error === undefined) {
+    // The common entries never differ between calls: one frozen object per hook, phase and action.
+    const slot = slotOf(phase, action);
+    let entry = h.entries[slot];
+    if (entry === undefined) {
+      entry = Object.freeze({
+        hook: h.name,
+        layer: h.info.layer,
+        kind: h.info.kind,
+        phase,
+        action,
+        reason: undefined,
+        error: undefined,
+        durationMs: undefined,
+      });
+      h.entries[slot] = entry;
+    }
+    ctx._trace.push(entry);
+    return;
+  }
+  ctx._trace.push({
+    hook: h.name,
+    layer: h.info.layer,
+    kind: h.info.kind,
+    phase,
+    action,
+    reason: why,
+    error,
+    durationMs: rt.timing ? now() - t0 : undefined,
+  });
 }
 
 // A sync hook cannot be interrupted; one that overran is treated as timed out once it returns.
@@ -150,6 +190,13 @@ export function runBefores(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[],
   }
 }
 
+// Only a string replaces the result (CrewAI's rule), but a redactor returning an object must still show.
+function ignoredReturn(rt: Runtime, ctx: Ctx, h: RuntimeHook, result: unknown, t0: number): void {
+  rt.ignoredReturn(ctx, h, result);
+  const reason = `hook ${h.name} returned ${typeof result} instead of a string; the result is unchanged`;
+  record(rt, ctx, h, "after", "ignored-return", t0, undefined, reason);
+}
+
 function afterDone(
   rt: Runtime,
   ctx: Ctx,
@@ -165,13 +212,7 @@ function afterDone(
     return;
   }
   if (typeof result === "string") ctx.toolResult = result;
-  else if (result !== undefined && result !== null) {
-    // Only a string replaces the result (CrewAI's rule); a redactor returning an object must still show.
-    rt.ignoredReturn(ctx, h, result);
-    const reason = `hook ${h.name} returned ${typeof result} instead of a string; the result is unchanged`;
-    record(rt, ctx, h, "after", "ignored-return", t0, undefined, reason);
-    return;
-  }
+  else if (result !== undefined && result !== null) return ignoredReturn(rt, ctx, h, result, t0);
   record(rt, ctx, h, "after", ctx.toolResult !== prev ? "modified-result" : "proceeded", t0);
 }
 

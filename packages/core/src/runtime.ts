@@ -1,5 +1,7 @@
 import type { ToolCallHookContext } from "./context.js";
-import type { ContextPredicate, HookErrorPolicy, HookFunction, HookInfo, TraceAction, TraceEntry } from "./types.js";
+import { HookTimeoutError } from "./errors.js";
+import { settle, type Then } from "./thenable.js";
+import type { ContextPredicate, HookErrorPolicy, HookFunction, HookInfo, TraceEntry } from "./types.js";
 
 /** A hook ready to run inside one chain. @internal */
 export interface RuntimeHook {
@@ -23,75 +25,33 @@ export interface Runtime {
   ignoredReturn(ctx: ToolCallHookContext, hook: RuntimeHook, value: unknown): void;
 }
 
-type Ctx = ToolCallHookContext;
-type Phase = "before" | "after" | "around";
-
-/** @internal */
-export const now = (): number => performance.now();
-
-// Slot of a (phase, action) pair in RuntimeHook.entries; compares interned strings, no keyed lookups.
-function slotOf(phase: Phase, action: TraceAction): number {
-  const base = phase === "before" ? 0 : phase === "after" ? 8 : 16;
-  switch (action) {
-    case "proceeded":
-      return base;
-    case "modified-input":
-      return base + 1;
-    case "blocked":
-      return base + 2;
-    case "substituted":
-      return base + 3;
-    case "modified-result":
-      return base + 4;
-    case "failed":
-      return base + 5;
-    case "ignored-return":
-      return base + 6;
-    default:
-      return base + 7;
-  }
+// Bounds an async hook by its timeoutMs; the hook itself goes on in the background.
+function bounded(thenable: object, then: Then, h: RuntimeHook): Promise<unknown> {
+  const ms = h.timeoutMs as number;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new HookTimeoutError(h.name, ms)), ms);
+    settle(
+      thenable,
+      then,
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
 }
 
-/** @internal */
-export function record(
-  rt: Runtime,
-  ctx: Ctx,
+/** Waits for a hook's promise (bounded by its timeoutMs), then goes on with `ok` or `err`. @internal */
+export function awaitHook<T>(
+  thenable: object,
+  then: Then,
   h: RuntimeHook,
-  phase: Phase,
-  action: TraceAction,
-  t0: number,
-  error?: unknown,
-  reason?: string,
-): void {
-  const why = reason ?? (action === "blocked" ? ctx._reason : undefined);
-  if (!rt.timing && why === undefined && error === undefined) {
-    // The common entries never differ between calls: one frozen object per hook, phase and action.
-    const slot = slotOf(phase, action);
-    let entry = h.entries[slot];
-    if (entry === undefined) {
-      entry = Object.freeze({
-        hook: h.name,
-        layer: h.info.layer,
-        kind: h.info.kind,
-        phase,
-        action,
-        reason: undefined,
-        error: undefined,
-        durationMs: undefined,
-      });
-      h.entries[slot] = entry;
-    }
-    ctx._trace.push(entry);
-    return;
-  }
-  ctx._trace.push({
-    hook: h.name,
-    layer: h.info.layer,
-    kind: h.info.kind,
-    phase,
-    action,
-    reason: why,
-    error,
-    durationMs: rt.timing ? now() - t0 : undefined,
-  });
+  ok: (value: unknown) => T | PromiseLike<T>,
+  err: (error: unknown) => T | PromiseLike<T>,
+): Promise<T> {
+  return h.timeoutMs === undefined ? settle(thenable, then, ok, err) : bounded(thenable, then, h).then(ok, err);
 }

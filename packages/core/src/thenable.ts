@@ -9,7 +9,8 @@ export type Then = (
   onRejected: (error: unknown) => unknown,
 ) => unknown;
 
-const nativeThen = Promise.prototype.then as unknown as Then;
+/** `Promise.prototype.then`, to tell native promises from other thenables. @internal */
+export const nativeThen = Promise.prototype.then as unknown as Then;
 
 /**
  * The `then` method of a thenable, else `undefined`. Reads `then` once, and throws what reading it

@@ -8,7 +8,7 @@ import { ToolwareTypeError } from "./errors.js";
 import type { HumanInputProvider } from "./human-input.js";
 import { type Checked, checkInputSchema } from "./input-schema.js";
 import { showValue } from "./keys.js";
-import { nest } from "./nesting.js";
+import { claimDepth, depthBelow, depthError, startNested } from "./nesting.js";
 import { resolveOptions, type ToolHooksOptions } from "./options.js";
 import { HookRegistry } from "./registry.js";
 import type { Runtime, RuntimeHook } from "./runtime.js";
@@ -142,6 +142,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
 
   /** Runs a call whose arguments are checked. */
   #call<I extends object, O>(tool: Tool<I, O>, args: I, bindings: CallBindings): Promise<ToolCallOutcome<O>> {
+    if (running !== undefined) return this.#nested(tool, args, bindings, running);
     // Not an `async` function: a chain that settles synchronously, or in one hop, should not pay for two more.
     let ctx: ToolCallHookContext<I, O>;
     let chain: Chain;
@@ -151,11 +152,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     } catch (error) {
       return Promise.reject(error);
     }
-    return running === undefined ? this.#run(ctx, chain) : this.#nested(ctx, chain, running);
-  }
-
-  #run<I extends object, O>(ctx: ToolCallHookContext<I, O>, chain: Chain): Promise<ToolCallOutcome<O>> {
-    const outer = running;
+    claimDepth(ctx as unknown as ToolCallHookContext);
     running = ctx as unknown as ToolCallHookContext;
     const listened = this._listened;
     if (listened) {
@@ -165,17 +162,17 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     let result: ToolCallOutcome<O> | Promise<ToolCallOutcome<O>>;
     try {
       // One load for tools without a schema; with one, the input is validated before any hook sees it.
-      const schema = ctx.tool.inputSchema;
+      const schema = tool.inputSchema;
       result = (
         schema === undefined
           ? chain.run(ctx as unknown as ToolCallHookContext, this.#done)
           : this.#validated(ctx as unknown as ToolCallHookContext, schema, chain)
       ) as typeof result;
     } catch (error) {
-      running = outer;
+      running = undefined;
       return Promise.reject(this.#thrown(ctx, error));
     }
-    running = outer;
+    running = undefined;
     if (!(result instanceof Promise)) return Promise.resolve(result);
     // Only a `"throw"` hook makes the chain reject. The step that reports it as `call:error` is paid
     // by chains that have one, or when someone listened at the start, so that a `call:error`
@@ -190,17 +187,15 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
   // A call started while another one's chain runs synchronously (a tool that calls `invoke`) starts
   // on a fresh stack one microtask later, so that nesting costs no stack, however deep.
   #nested<I extends object, O>(
-    ctx: ToolCallHookContext<I, O>,
-    chain: Chain,
+    tool: Tool<I, O>,
+    args: I,
+    bindings: CallBindings,
     parent: ToolCallHookContext,
   ): Promise<ToolCallOutcome<O>> {
-    const tooDeep = nest(ctx as unknown as ToolCallHookContext, parent);
-    if (tooDeep !== undefined) {
-      ctx._finished = true;
-      ctx._signals?.release();
-      return Promise.reject(tooDeep);
-    }
-    return Promise.resolve().then(() => this.#run(ctx, chain));
+    const depth = depthBelow(parent);
+    const tooDeep = depthError(tool.name, depth);
+    if (tooDeep !== undefined) return Promise.reject(tooDeep);
+    return Promise.resolve().then(() => startNested(depth, () => this.#call(tool, args, bindings)));
   }
 
   readonly #done = (ctx: ToolCallHookContext): ToolCallOutcome => this.#outcome(ctx);
