@@ -212,7 +212,10 @@ function afterDone(
     return;
   }
   if (typeof result === "string") ctx.toolResult = result;
-  else if (result !== undefined && result !== null) return ignoredReturn(rt, ctx, h, result, t0);
+  else if (result !== undefined && result !== null) {
+    ignoredReturn(rt, ctx, h, result, t0);
+    return;
+  }
   record(rt, ctx, h, "after", ctx.toolResult !== prev ? "modified-result" : "proceeded", t0);
 }
 
