@@ -26,7 +26,7 @@ export interface CallBindings {
   agent?: Agent | undefined;
   task?: Task | undefined;
   crew?: Crew | undefined;
-  /** Cancels the call: the tool receives it (combined with any a hook links). */
+  /** Cancels the call: the tool receives the call's own signal, which aborts with this one's reason (and with any a hook links). */
   signal?: AbortSignal | undefined;
   /**
    * The framework's own id of this call (the AI SDK's `toolCallId`, MCP's `requestId`): it becomes
