@@ -8,6 +8,7 @@ import {
   scriptedHumanInput,
   ToolHooks,
   terminalHumanInput,
+  toolwareCode,
   withHumanInputTimeout,
 } from "./index.js";
 
@@ -127,6 +128,20 @@ describe("withHumanInputTimeout", () => {
     const quick = withHumanInputTimeout(() => "yes", 1000);
     await expect(quick(request())).resolves.toBe("yes");
     expect(() => withHumanInputTimeout(() => "", 0)).toThrow(/positive timeout/);
+  });
+
+  it("refuses a timeout that is not a positive, finite number, with a code", () => {
+    for (const ms of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, "10", undefined, null, 10n]) {
+      let error: unknown;
+      try {
+        withHumanInputTimeout(() => "", ms as never);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(TypeError);
+      expect(toolwareCode(error)).toBe("TOOLWARE_INVALID_OPTION");
+      expect(String(error)).toMatch(/^TypeError: toolware: withHumanInputTimeout\(\) needs a positive timeout/);
+    }
   });
 
   it("rejects a provider that returns something other than a string", async () => {

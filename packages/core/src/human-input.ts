@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { HumanInputTimeoutError, HumanInputUnavailableError, messageOf } from "./errors.js";
+import { HumanInputTimeoutError, HumanInputUnavailableError, messageOf, ToolwareTypeError } from "./errors.js";
+import { showValue } from "./keys.js";
 
 /** One question for a human. */
 export interface HumanInputRequest {
@@ -42,7 +43,13 @@ function aborted(signal: AbortSignal): Error {
  * ```
  */
 export function withHumanInputTimeout(provider: HumanInputProvider, timeoutMs: number): HumanInputProvider {
-  if (!(timeoutMs > 0)) throw new TypeError("toolware: withHumanInputTimeout() needs a positive timeout");
+  // Infinity is refused too: setTimeout turns it into 1 ms, so every question would time out at once.
+  if (!(typeof timeoutMs === "number" && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `withHumanInputTimeout() needs a positive timeout: a finite number of milliseconds, got ${showValue(timeoutMs)}`,
+    );
+  }
   return function humanInputWithTimeout(request) {
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(
