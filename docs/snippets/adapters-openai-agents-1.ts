@@ -1,7 +1,7 @@
 // snippet: adapters-openai-agents-1.ts
-import { Agent, RunState, run, tool } from "@openai/agents";
+import { Agent, RunState, run } from "@openai/agents";
 import { ToolHooks } from "@toolware/core";
-import { guardAgent, openAIAgentsApprovals } from "@toolware/openai-agents";
+import { guardAgent, openAIAgentsApprovals, tool } from "@toolware/openai-agents"; // the SDK's tool(), errors kept
 import { approval } from "@toolware/packs/approval";
 import { z } from "zod";
 
@@ -12,7 +12,6 @@ const deleteFile = tool({
   name: "delete_file",
   description: "Deletes a file",
   parameters: z.object({ path: z.string() }),
-  errorFunction: null, // let toolware tell the model why it failed
   execute: ({ path }) => `deleted ${path}`,
 });
 const agent = guardAgent(new Agent({ name: "ops", tools: [deleteFile] }), hooks);

@@ -156,7 +156,7 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
         if (raw === HIDDEN_ERROR) {
           throw new ToolwareError(
             "TOOLWARE_OPENAI_ERROR_HIDDEN",
-            "the tool failed and the SDK's default errorFunction hid why (create it with errorFunction: null so that toolware reports the error)",
+            "the tool failed and the SDK's default errorFunction hid why (create it with tool() from @toolware/openai-agents, or pass errorFunction: null, so that toolware reports the error)",
           );
         }
         return raw;

@@ -2,3 +2,4 @@ export { type OpenAIAgentsApprovalsOptions, openAIAgentsApprovals } from "./appr
 export { type OpenAIAgentsCall, type OpenAIAgentsToolDetails, openAIAgentsCall } from "./call.js";
 export { type GuardAgentOptions, guardAgent, type OpenAIAgentsToolInfo } from "./guard.js";
 export { type OpenAIAgentsToolOutput, outcomeToToolOutput } from "./outcome.js";
+export { tool } from "./tool.js";

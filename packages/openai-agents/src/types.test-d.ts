@@ -1,8 +1,8 @@
-import { Agent, type protocol, type RunContext, tool } from "@openai/agents";
+import { Agent, type FunctionTool, type protocol, type RunContext, tool } from "@openai/agents";
 import { type ToolCallHookContext, type ToolCallOutcome, ToolHooks } from "@toolware/core";
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { guardAgent, type OpenAIAgentsCall, openAIAgentsCall } from "./index.js";
+import { guardAgent, type OpenAIAgentsCall, openAIAgentsCall, tool as toolwareTool } from "./index.js";
 
 interface AppContext {
   userId: string;
@@ -42,6 +42,25 @@ describe("types", () => {
     const agent = guardAgent(new Agent({ name: "a", tools: [t] }), new ToolHooks());
     expectTypeOf(agent.tools[0]).not.toBeAny();
     expectTypeOf(t.invoke).parameter(1).toEqualTypeOf<string>();
+  });
+
+  it("the adapter's tool() has the SDK's signature and keeps the generics", () => {
+    expectTypeOf(toolwareTool).toEqualTypeOf<typeof tool>();
+    const params = z.object({ q: z.string() });
+    const options = {
+      name: "t",
+      description: "d",
+      parameters: params,
+      execute: (input: { q: string }, runContext?: RunContext<AppContext>) => `${input.q}${runContext?.context.userId}`,
+    };
+    const t = toolwareTool(options);
+    expectTypeOf(t).toEqualTypeOf(tool(options));
+    expectTypeOf(t).toEqualTypeOf<FunctionTool<AppContext, typeof params, string>>();
+    expectTypeOf(toolwareTool<typeof params, AppContext, number>).returns.toEqualTypeOf<
+      FunctionTool<AppContext, typeof params, number>
+    >();
+    // @ts-expect-error the SDK's own option types still apply
+    toolwareTool({ name: "t", description: "d", parameters: params, execute: () => "", errorFunction: 1 });
   });
 });
 

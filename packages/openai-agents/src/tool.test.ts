@@ -1,0 +1,80 @@
+import { Agent, run, tool as sdkTool, setTracingDisabled } from "@openai/agents";
+import { type ToolCallOutcome, ToolHooks, toolwareCode } from "@toolware/core";
+import { redact } from "@toolware/packs/redact";
+import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { guardAgent, tool } from "./index.js";
+import { ScriptedModel, toolOutputs } from "./test-fixtures.js";
+
+beforeAll(() => setTracingDisabled(true));
+
+const SECRET = "sk-proj-abc123def456ghi789jkl";
+const failing = (make: typeof sdkTool, errorFunction?: () => string) =>
+  make({
+    name: "deploy",
+    description: "fails with a secret in the error",
+    parameters: z.object({ env: z.string() }),
+    ...(errorFunction === undefined ? {} : { errorFunction }),
+    execute: ({ env }) => {
+      throw new Error(`deploy to ${env} refused: token ${SECRET} expired`);
+    },
+  });
+
+async function runOnce(t: ReturnType<typeof sdkTool>, hooks: ToolHooks, outcomes: ToolCallOutcome[] = []) {
+  const model = new ScriptedModel([
+    { calls: [{ name: "deploy", args: { env: "prod" }, callId: "d1" }] },
+    { text: "ok" },
+  ]);
+  await run(
+    guardAgent(new Agent({ name: "a", model, tools: [t] }), hooks, { onOutcome: (o) => outcomes.push(o) }),
+    "go",
+  );
+  return String(toolOutputs(model.requests[1]).d1);
+}
+
+describe("tool(): the SDK's tool() whose errors reach toolware", () => {
+  it("the real error, redacted by an after-hook, reaches the model's next turn", async () => {
+    const hooks = new ToolHooks();
+    hooks.use(redact());
+    const outcomes: ToolCallOutcome[] = [];
+    const output = await runOnce(failing(tool), hooks, outcomes);
+    expect(output).toMatch(/^Tool execution failed\. Tool: deploy\. Error: deploy to prod refused: token .* expired$/);
+    expect(output).not.toContain(SECRET);
+    expect(output).not.toContain("An error occurred while running the tool");
+    expect(outcomes.map((o) => [o.status, o.callId])).toEqual([["error", "d1"]]);
+    expect(String(outcomes[0]?.error)).toContain("deploy to prod refused");
+  });
+
+  it("the SDK's own tool() still hides the error, and toolware says so with a code", async () => {
+    const outcomes: ToolCallOutcome[] = [];
+    const output = await runOnce(failing(sdkTool), new ToolHooks(), outcomes);
+    expect(output).toContain("tool() from @toolware/openai-agents");
+    expect(output).not.toContain(SECRET);
+    expect(toolwareCode(outcomes[0]?.error)).toBe("TOOLWARE_OPENAI_ERROR_HIDDEN");
+  });
+
+  it("keeps an errorFunction the caller passed", async () => {
+    const outcomes: ToolCallOutcome[] = [];
+    const output = await runOnce(
+      failing(tool, () => "deploy is down, try later"),
+      new ToolHooks(),
+      outcomes,
+    );
+    expect(output).toBe("deploy is down, try later");
+    expect(outcomes.map((o) => o.status)).toEqual(["ok"]);
+  });
+
+  it("a tool that succeeds is unchanged", async () => {
+    const t = tool({
+      name: "echo",
+      description: "echo",
+      parameters: z.object({ q: z.string() }),
+      execute: ({ q }) => q,
+    });
+    const model = new ScriptedModel([{ calls: [{ name: "echo", args: { q: "hi" }, callId: "e1" }] }, { text: "ok" }]);
+    await run(guardAgent(new Agent({ name: "a", model, tools: [t] }), new ToolHooks()), "go");
+    expect(toolOutputs(model.requests[1]).e1).toBe("hi");
+    expect(t.type).toBe("function");
+    expect(t.name).toBe("echo");
+  });
+});
