@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { tool } from "@langchain/core/tools";
 import { Command, MemorySaver } from "@langchain/langgraph";
 import { type ToolCallOutcome, ToolHooks } from "@toolware/core";
@@ -9,14 +12,37 @@ import {
 } from "@toolware/langchain";
 import { analytics } from "@toolware/packs/analytics";
 import { approval } from "@toolware/packs/approval";
+import { audit } from "@toolware/packs/audit";
 import { loopGuard } from "@toolware/packs/loop-guard";
 import { rateLimit } from "@toolware/packs/rate-limit";
 import { createAgent } from "langchain";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { modelCalling, toolMessagesSeen } from "./test-fixtures.js";
 
-function setup(checkpointer = new MemorySaver()) {
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "toolware-langchain-audit-"));
+  dirs.push(dir);
+  return dir;
+}
+
+// The audit lines of one call id; a missing file means no line was written.
+function auditLines(file: string, callId: string): { callId: string; status: string }[] {
+  let text = "";
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return [];
+  }
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  return lines.map((l) => JSON.parse(l) as { callId: string; status: string }).filter((r) => r.callId === callId);
+}
+
+function setup(checkpointer = new MemorySaver(), auditFile = join(tempDir(), "audit.jsonl")) {
   const sent: string[] = [];
   const sendEmail = tool(
     async ({ to }: { to: string }) => {
@@ -30,6 +56,8 @@ function setup(checkpointer = new MemorySaver()) {
   hooks.use(rateLimit({ max: 1, per: "1m" }));
   hooks.use(loopGuard({ maxRepeats: 2 }));
   hooks.use(usage);
+  const trail = audit({ file: auditFile, durability: "write" });
+  hooks.use(trail);
   hooks.use(approval({ tools: ["send_email"], timeoutMs: Number.POSITIVE_INFINITY }));
   const outcomes: ToolCallOutcome<ToolCallResult>[] = [];
   const agentWith = (model: ReturnType<typeof modelCalling>) =>
@@ -39,14 +67,14 @@ function setup(checkpointer = new MemorySaver()) {
       checkpointer,
       middleware: [toolwareMiddleware(hooks, { onOutcome: (o) => outcomes.push(o) })],
     });
-  return { sent, hooks, usage, outcomes, agentWith };
+  return { sent, hooks, usage, outcomes, agentWith, audited: (callId: string) => auditLines(trail.file, callId) };
 }
 
 const ask = { messages: [{ role: "user", content: "mail the ceo" }] };
 
 describe("durable approval through LangGraph's interrupt()", () => {
   it("pauses the run, resumes with Command({ resume }), and counts the call once", async () => {
-    const { sent, usage, outcomes, agentWith } = setup();
+    const { sent, usage, outcomes, agentWith, audited } = setup();
     const model = modelCalling([{ name: "send_email", args: { to: "ceo@example.com" }, id: "call_ap1" }]);
     const agent = agentWith(model);
     const config = { configurable: { thread_id: "t-approve" } };
@@ -59,19 +87,21 @@ describe("durable approval through LangGraph's interrupt()", () => {
     expect(question.prompt).toContain("send_email");
     expect(sent).toEqual([]);
     expect(outcomes).toEqual([]);
+    expect(audited("call_ap1")).toEqual([]);
 
     await agent.invoke(new Command({ resume: "yes" }), config);
     // The rate limit of 1 let the resumed call through: the first pass and the resume are one call.
     expect(sent).toEqual(["ceo@example.com"]);
     expect(outcomes.map((o) => [o.callId, o.status])).toEqual([["call_ap1", "ok"]]);
     expect(usage.stats().tools.send_email?.count).toBe(1);
+    expect(audited("call_ap1").map((r) => r.status)).toEqual(["ok"]);
     const [seen] = toolMessagesSeen(model);
     expect(seen?.status).toBe("success");
     expect(seen?.tool_call_id).toBe("call_ap1");
   });
 
   it("a rejection reaches the model as an error ToolMessage", async () => {
-    const { sent, outcomes, agentWith } = setup();
+    const { sent, outcomes, agentWith, audited } = setup();
     const model = modelCalling([{ name: "send_email", args: { to: "all@example.com" }, id: "call_no" }]);
     const agent = agentWith(model);
     const config = { configurable: { thread_id: "t-reject" } };
@@ -79,6 +109,7 @@ describe("durable approval through LangGraph's interrupt()", () => {
     await agent.invoke(new Command({ resume: "no" }), config);
     expect(sent).toEqual([]);
     expect(outcomes.map((o) => o.status)).toEqual(["blocked"]);
+    expect(audited("call_no").map((r) => r.status)).toEqual(["blocked"]);
     const [seen] = toolMessagesSeen(model);
     expect(seen?.status).toBe("error");
     expect(seen?.content).toContain("did not approve");
@@ -99,17 +130,20 @@ describe("durable approval through LangGraph's interrupt()", () => {
 
   it("resumes in a new process: fresh hooks and agent, the chain runs once there with the stored answer", async () => {
     const checkpointer = new MemorySaver();
-    const first = setup(checkpointer);
+    const file = join(tempDir(), "audit.jsonl");
+    const first = setup(checkpointer, file);
     const config = { configurable: { thread_id: "t-restart" } };
     await first
       .agentWith(modelCalling([{ name: "send_email", args: { to: "x@example.com" }, id: "call_rs" }]))
       .invoke(ask, config);
-    const second = setup(checkpointer);
+    const second = setup(checkpointer, file);
     await second.agentWith(modelCalling([])).invoke(new Command({ resume: "yes" }), config);
     expect(first.sent).toEqual([]);
     expect(second.sent).toEqual(["x@example.com"]);
     expect(second.outcomes.map((o) => [o.callId, o.status])).toEqual([["call_rs", "ok"]]);
     expect(second.usage.stats().tools.send_email?.count).toBe(1);
+    // Both processes append to one trail: the paused pass wrote nothing, the resumed one a single line.
+    expect(second.audited("call_rs").map((r) => r.status)).toEqual(["ok"]);
   });
 
   it("mixed decisions on parallel calls keep the approved one", async () => {
