@@ -33,8 +33,14 @@ export interface CallPlan<C, R> {
   readonly onOutcome: OutcomeListener<C, R> | undefined;
 }
 
-// Errors invoke throws before any hook runs (a call id or tool name it refuses): the call fails closed.
-const REFUSED = new Set(["TOOLWARE_INVALID_BINDINGS", "TOOLWARE_INVALID_TOOL", "TOOLWARE_INVALID_ARGUMENT"]);
+// Errors invoke throws before any hook runs (a call id, tool name or arguments it refuses, e.g. an own
+// "__proto__" key the model sent): the call fails closed instead of crashing the agent's loop.
+const REFUSED = new Set([
+  "TOOLWARE_INVALID_BINDINGS",
+  "TOOLWARE_INVALID_TOOL",
+  "TOOLWARE_INVALID_ARGUMENT",
+  "TOOLWARE_INVALID_INPUT",
+]);
 
 function failed<R>(toolName: string, callId: string, error: unknown): ToolCallOutcome<R> {
   const cause = error instanceof Error && error.cause !== undefined ? `: ${messageOf(error.cause)}` : "";
