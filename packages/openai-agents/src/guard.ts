@@ -201,7 +201,10 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
   };
 
   tool.invoke = invoke;
-  tool.needsApproval = needsApproval;
+  // Only a stack that asks through the run state can change the answer. The SDK takes any replaced
+  // needsApproval for a dynamic policy and then forces an interruption on arguments it cannot parse,
+  // so without the approvals provider the tool's own policy stays as it was.
+  if (asksThroughRunState(hooks)) tool.needsApproval = needsApproval;
   guardedTools.set(tool, hooks);
 }
 

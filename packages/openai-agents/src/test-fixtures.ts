@@ -1,8 +1,13 @@
 import type { Model, ModelRequest, ModelResponse } from "@openai/agents";
 import { Usage } from "@openai/agents";
 
-/** One turn of the scripted model: the function calls it makes, or its final text. */
-export type Turn = { calls: { name: string; args: unknown; callId: string }[] } | { text: string };
+/**
+ * One turn of the scripted model: the function calls it makes, or its final text. `rawArguments`,
+ * when given, is sent as the call's arguments string as is (not JSON.stringify of `args`).
+ */
+export type Turn =
+  | { calls: { name: string; args: unknown; callId: string; rawArguments?: string }[] }
+  | { text: string };
 
 /**
  * A Model (the SDK's interface) that plays a script: one turn per request, and records every
@@ -38,7 +43,7 @@ export class ScriptedModel implements Model {
         type: "function_call" as const,
         callId: c.callId,
         name: c.name,
-        arguments: JSON.stringify(c.args),
+        arguments: c.rawArguments ?? JSON.stringify(c.args),
         status: "completed" as const,
       })),
     };
@@ -63,10 +68,12 @@ export function toolOutputs(request: ModelRequest | undefined): Record<string, u
   for (const item of input) {
     if (item.type === "function_call_result") {
       const o = item.output as unknown;
-      out[item.callId] =
+      const value =
         typeof o === "object" && o !== null && (o as { type?: string }).type === "text"
           ? (o as { text: string }).text
           : o;
+      // Defined, not assigned: a call id such as "__proto__" stays an own key.
+      Object.defineProperty(out, item.callId, { value, enumerable: true, writable: true, configurable: true });
     }
   }
   return out;
