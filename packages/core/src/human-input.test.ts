@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   defineTool,
   type HumanInputRequest,
@@ -100,6 +100,59 @@ describe("terminalHumanInput", () => {
   });
 });
 
+describe("terminalHumanInput, the default provider, in any runtime", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  function stubStdio() {
+    const stdin = Object.assign(new PassThrough(), { isTTY: true });
+    const stdout = new PassThrough();
+    const stdinGet = vi.spyOn(process, "stdin", "get").mockReturnValue(stdin as never);
+    const stdoutGet = vi.spyOn(process, "stdout", "get").mockReturnValue(stdout as never);
+    return { stdin, stdinGet, stdoutGet };
+  }
+
+  it("touches neither process.stdin nor process.stdout until the first question, then asks there", async () => {
+    const { stdin, stdinGet, stdoutGet } = stubStdio();
+    const hooks = new ToolHooks();
+    const provider = terminalHumanInput();
+    const plain = await hooks.invoke(defineTool({ name: "t", execute: () => "ran" }), {});
+    expect(plain.status).toBe("ok");
+    expect(stdinGet).not.toHaveBeenCalled();
+    expect(stdoutGet).not.toHaveBeenCalled();
+
+    hooks.before(async (ctx) => (await ctx.requestHumanInput("Approve?")) === "yes", { name: "approval" });
+    const gated = hooks.invoke(defineTool({ name: "send", execute: () => "sent" }), {});
+    await vi.waitFor(() => expect(stdinGet).toHaveBeenCalled());
+    stdin.write("yes\n");
+    expect((await gated).status).toBe("ok");
+    const direct = provider(request());
+    stdin.write("no\n");
+    await expect(direct).resolves.toBe("no");
+  });
+
+  it("refuses, and the gated call blocks, where node:readline cannot be reached", async () => {
+    stubStdio();
+    vi.spyOn(process, "getBuiltinModule").mockReturnValue(undefined as never);
+    const hooks = new ToolHooks();
+    hooks.before(async (ctx) => (await ctx.requestHumanInput("Approve?")) === "yes", { name: "approval" });
+    const outcome = await hooks.invoke(defineTool({ name: "send", execute: () => "sent" }), {});
+    expect(outcome.status).toBe("blocked");
+    expect(outcome.reason).toMatch(/cannot read a terminal \(node:readline through process\.getBuiltinModule/);
+    const error = await Promise.resolve(terminalHumanInput()(request())).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HumanInputUnavailableError);
+    expect(toolwareCode(error)).toBe("TOOLWARE_HUMAN_INPUT_UNAVAILABLE");
+  });
+
+  it("refuses where the runtime has no standard streams", async () => {
+    vi.spyOn(process, "stdin", "get").mockReturnValue(undefined as never);
+    const error = await Promise.resolve(terminalHumanInput()(request())).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HumanInputUnavailableError);
+    expect((error as Error).message).toMatch(/this runtime has no terminal/);
+  });
+});
+
 describe("scriptedHumanInput", () => {
   it("answers in order, trims, records requests and counts what is left", async () => {
     const human = scriptedHumanInput([" yes ", (r) => `seen ${r.prompt}`]);
@@ -128,6 +181,17 @@ describe("withHumanInputTimeout", () => {
     const quick = withHumanInputTimeout(() => "yes", 1000);
     await expect(quick(request())).resolves.toBe("yes");
     expect(() => withHumanInputTimeout(() => "", 0)).toThrow(/positive timeout/);
+    for (const bad of [0, -1, Number.NaN, "10", null, Symbol("ms"), { valueOf: () => 10 }]) {
+      let thrown: unknown;
+      try {
+        withHumanInputTimeout(() => "", bad as never);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(TypeError);
+      expect(toolwareCode(thrown)).toBe("TOOLWARE_INVALID_OPTION");
+    }
+    expect(() => withHumanInputTimeout("yes" as never, 10)).toThrow(/needs a provider function/);
   });
 
   it("refuses a timeout that is not a positive, finite number, with a code", () => {
