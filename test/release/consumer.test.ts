@@ -1,0 +1,120 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { ROOT } from "../../scripts/workspace.js";
+import { expectStack, run, type StackReport, tsc } from "./helpers.js";
+import { shellBlocks } from "./install-docs.js";
+
+// A project outside the workspace that installed the tarballs with plain npm, as docs/overview.md says.
+const release = inject("release");
+const app = release.appDir;
+
+interface ImportReport {
+  node: string;
+  exported: Record<string, string[]>;
+  loaded: Record<string, number | string>;
+  refused: Record<string, string>;
+}
+
+function importAll(node: string): ImportReport {
+  const expected = Object.fromEntries(release.packages.map((p) => [p.name, p.subpaths]));
+  const result = run(node, ["import-all.mjs", JSON.stringify(expected)], app, node);
+  expect(result.stderr).toBe("");
+  expect(result.status).toBe(0);
+  return JSON.parse(result.stdout) as ImportReport;
+}
+
+function expectEveryEntry(report: ImportReport): void {
+  for (const pkg of release.packages) {
+    expect(report.exported[pkg.name]).toEqual(pkg.subpaths);
+    for (const subpath of pkg.subpaths) {
+      const specifier = subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
+      expect(report.loaded[specifier], specifier).toBeTypeOf("number");
+      expect(report.loaded[specifier] as number, specifier).toBeGreaterThan(0);
+    }
+  }
+  expect(Object.keys(report.refused).length).toBeGreaterThanOrEqual(6);
+  for (const [specifier, code] of Object.entries(report.refused)) {
+    expect(code, specifier).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED");
+  }
+}
+
+describe("the install docs", () => {
+  it("install the tarballs that pack:tarballs writes, with plain npm", () => {
+    const overview = readFileSync(join(ROOT, "docs/overview.md"), "utf8");
+    const block = shellBlocks(overview).find((b) => b.includes("pack:tarballs")) ?? "";
+    const scripts = (
+      JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    ).scripts;
+    expect(block).toMatch(/npx -y pnpm@12\.4\.2 install && npx -y pnpm@12\.4\.2 pack:tarballs/);
+    expect(scripts["pack:tarballs"]).toBe("tsx scripts/pack.ts");
+    const manifest = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    expect(manifest.dependencies).toEqual({
+      "@toolware/core": "file:../toolware/.packs/toolware-core.tgz",
+      "@toolware/packs": "file:../toolware/.packs/toolware-packs.tgz",
+    });
+    expect(release.installLog).not.toMatch(/EBADENGINE|ERESOLVE|peer dep/i);
+  });
+});
+
+describe("every entry point and subpath, in ESM", () => {
+  it("loads on this Node, and nothing else is reachable", () => {
+    const report = importAll(process.execPath);
+    expect(report.node).toBe(process.version);
+    expectEveryEntry(report);
+  });
+
+  it("loads on the oldest Node the engines allow", () => {
+    const report = importAll(release.floor.node);
+    expect(report.node).toBe(`v${release.floor.version}`);
+    expectEveryEntry(report);
+  });
+});
+
+describe("a program against the installed declarations", () => {
+  // The node16 check also emits out/, which the run below executes.
+  let node16: ReturnType<typeof tsc>;
+  beforeAll(() => {
+    node16 = tsc("tsconfig.node16.json", app);
+  });
+
+  it("type-checks with moduleResolution node16 (with Node's types) and bundler (with none)", () => {
+    expect(node16.stdout + node16.stderr).toBe("");
+    expect(node16.status).toBe(0);
+    const bundler = tsc("tsconfig.bundler.json", app);
+    expect(bundler.stdout + bundler.stderr).toBe("");
+    expect(bundler.status).toBe(0);
+  });
+
+  it("fails the type check on a wrong option or an import of internal/, so the check can fail", () => {
+    const wrong = [
+      'import { guardrails } from "@toolware/packs/guardrails";',
+      'import { selectorToFilter } from "@toolware/packs/internal/tool-match";',
+      "guardrails({ deny: 42 });",
+      "selectorToFilter;",
+      "",
+    ].join("\n");
+    writeFileSync(join(app, "src/wrong.ts"), wrong);
+    const config = { extends: "./tsconfig.bundler.json", include: ["src/wrong.ts"] };
+    writeFileSync(join(app, "tsconfig.wrong.json"), JSON.stringify(config));
+    const result = tsc("tsconfig.wrong.json", app);
+    expect(result.status).not.toBe(0);
+    expect(result.stdout).toMatch(/src\/wrong\.ts\(2,\d+\): error TS2307/);
+    expect(result.stdout).toMatch(/src\/wrong\.ts\(3,\d+\): error TS2322/);
+  });
+
+  it("runs on this Node and on the oldest the engines allow: block, redaction, cache hit, fail-closed approval", () => {
+    expect(node16.status).toBe(0);
+    for (const node of [process.execPath, release.floor.node]) {
+      const result = run(node, ["out/node-app.js"], app, node);
+      expect(result.stderr).toBe("");
+      expect(result.status).toBe(0);
+      const report = JSON.parse(result.stdout) as StackReport & { outside: [string, string]; inside: string };
+      expectStack(report, /standard input is not a terminal/);
+      expect(report.outside).toEqual(["blocked", 'invalid path in "path": parent-directory traversal (..)']);
+      expect(report.inside).toBe("read notes.md");
+    }
+  });
+});
