@@ -25,6 +25,7 @@ export default defineConfig({
       exclude: ["**/*.test.ts", "**/*.test-d.ts", "**/test-fixtures.ts", "**/*.d.ts"],
       reporter: ["text-summary", "text"],
       reportOnFailure: true,
+      thresholds: { statements: 92, branches: 88, functions: 94, lines: 93 },
     },
   },
 });

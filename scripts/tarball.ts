@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
+import { ScriptError } from "./script-error.js";
 
 /** A package tarball as npm will unpack it: its files (paths without the leading `package/`) and its manifest. */
 export interface Tarball {
@@ -28,7 +29,7 @@ function field(block: Buffer, start: number, length: number): string {
   return raw.subarray(0, end === -1 ? length : end).toString("utf8");
 }
 
-/** The `path` record of a pax extended header, which carries names longer than 100 bytes. */
+/** The `path` record of a pax extended header (node-tar's, pnpm's), which carries names longer than 100 bytes. */
 function paxPath(data: Buffer): string | undefined {
   let offset = 0;
   while (offset < data.length) {
@@ -66,10 +67,13 @@ export function readTarball(path: string): Tarball {
     const data = tar.subarray(offset + 512, offset + 512 + size);
     longName = undefined;
     if (type === "x") longName = paxPath(data);
+    else if (type === "L")
+      longName = field(data, 0, data.length); // GNU tar's long name
     else if (type === "0" || type === "\0") files.set(name.replace(/^package\//, ""), Buffer.from(data));
     offset += 512 + Math.ceil(size / 512) * 512;
   }
   const manifestFile = files.get("package.json");
-  if (manifestFile === undefined) throw new Error(`TOOLWARE_TARBALL_NO_MANIFEST: ${path} holds no package.json`);
+  if (manifestFile === undefined)
+    throw new ScriptError("TOOLWARE_TARBALL_NO_MANIFEST", `${path} holds no package.json`);
   return { files, manifest: JSON.parse(manifestFile.toString("utf8")) as PackageManifest };
 }

@@ -117,6 +117,9 @@ export default function setup(project: TestProject): () => void {
   const rootManifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
     devDependencies: Record<string, string>;
   };
+  // A package the install line does not name yet (a new adapter) is installed from its tarball all the same.
+  const extra = packages.map((p) => p.tarball).filter((t) => !install.some((word) => word.endsWith(`/${basename(t)}`)));
+  if (extra.length > 0) run("npm", ["install", ...extra], appDir);
   run("npm", ["install", "--save-dev", `@types/node@${rootManifest.devDependencies["@types/node"]}`], appDir);
 
   const version = enginesFloor();

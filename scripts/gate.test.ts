@@ -1,0 +1,76 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { gateSteps, runGate, summary } from "./gate.js";
+import { enginesFloor } from "./node-binaries.js";
+
+describe("runGate", () => {
+  it("runs every step, reports each failure, and does not run a step whose need failed", () => {
+    const ran: string[] = [];
+    const results = runGate([
+      { name: "a", run: () => void ran.push("a") },
+      {
+        name: "b",
+        run: () => {
+          ran.push("b");
+          throw new Error("exit 1");
+        },
+      },
+      { name: "c", run: () => void ran.push("c"), needs: ["b"] },
+      { name: "d", run: () => void ran.push("d"), needs: ["a"] },
+    ]);
+    expect(ran).toEqual(["a", "b", "d"]);
+    expect(results.map((r) => [r.name, r.ok, r.note])).toEqual([
+      ["a", true, undefined],
+      ["b", false, "exit 1"],
+      ["c", false, "not run: b failed"],
+      ["d", true, undefined],
+    ]);
+    const text = summary(results).split("\n");
+    expect(text.at(-1)).toBe("gate: 2 passed, 2 failed");
+    expect(text[1]).toMatch(/^✗ b +\d+\.\d s {2}exit 1$/);
+  });
+
+  it("holds every check the issue asks for, on both Node versions", () => {
+    const names = gateSteps().map((s) => s.name);
+    for (const wanted of [
+      /^unit tests \+ coverage \(Node 2\d/,
+      /^type check$/,
+      /^lint$/,
+      /^packs layout$/,
+      /^pack$/,
+      /^publint \(tarballs\)$/,
+      /^attw \(tarballs\)$/,
+      /^release suite \(Node 2\d\./,
+      /^unit tests \(Node 22\./,
+      /^release suite \(Node 22\./,
+    ]) {
+      expect(
+        names.some((n) => wanted.test(n)),
+        String(wanted),
+      ).toBe(true);
+    }
+  });
+});
+
+describe("enginesFloor", () => {
+  const root = mkdtempSync(join(tmpdir(), "engines-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const write = (name: string, manifest: object) => {
+    mkdirSync(join(root, "packages", name), { recursive: true });
+    writeFileSync(join(root, "packages", name, "package.json"), JSON.stringify(manifest));
+  };
+
+  it("is the highest >=X.Y.Z of the published packages, private ones aside", () => {
+    write("a", { name: "a", version: "1.0.0", engines: { node: ">=20.9.0" } });
+    write("b", { name: "b", version: "1.0.0", engines: { node: ">= 20.16.0" } });
+    write("c", { name: "c", version: "1.0.0", private: true, engines: { node: ">=24.0.0" } });
+    expect(enginesFloor(root)).toBe("20.16.0");
+  });
+
+  it("refuses an engines range it cannot read as a floor, with a code", () => {
+    write("d", { name: "d", version: "1.0.0", engines: { node: "^20 || ^22" } });
+    expect(() => enginesFloor(root)).toThrow(/^TOOLWARE_ENGINES_RANGE: d: engines.node must be ">=X.Y.Z"/);
+  });
+});
