@@ -9,8 +9,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ScriptError } from "./script-error.js";
-import { publishablePackages, ROOT } from "./workspace.js";
+import { publishablePackages, ROOT, ScriptError } from "./workspace.js";
 
 /** The Node 22 the gate runs the suite on a second time (pinned, so CI runs are repeatable). */
 export const NODE_22 = "22.23.5";

@@ -8,8 +8,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ScriptError } from "./script-error.js";
-import { type PublishablePackage, publishablePackages, ROOT, tarballName } from "./workspace.js";
+import { type PublishablePackage, publishablePackages, ROOT, ScriptError, tarballName } from "./workspace.js";
 
 /** One packed package. */
 export interface PackedPackage extends PublishablePackage {

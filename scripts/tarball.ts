@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { ScriptError } from "./script-error.js";
+import { ScriptError } from "./workspace.js";
 
 /** A package tarball as npm will unpack it: its files (paths without the leading `package/`) and its manifest. */
 export interface Tarball {

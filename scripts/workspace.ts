@@ -46,3 +46,13 @@ export function tarballName(name: string, version?: string): string {
   const base = name.replace(/^@/, "").replace("/", "-");
   return version === undefined ? `${base}.tgz` : `${base}-${version}.tgz`;
 }
+
+/** An error of the repository's own tooling (pack, checks, gate), with a stable code like the library's errors. */
+export class ScriptError extends Error {
+  override name = "ScriptError";
+  readonly code: `TOOLWARE_${string}`;
+  constructor(code: `TOOLWARE_${string}`, message: string, options?: { cause?: unknown }) {
+    super(`${code}: ${message}`, options);
+    this.code = code;
+  }
+}

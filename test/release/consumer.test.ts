@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { ROOT } from "../../scripts/workspace.js";
+import { shellBlocks } from "./consumer-env.js";
 import { expectStack, run, type StackReport, tsc } from "./helpers.js";
-import { shellBlocks } from "./install-docs.js";
 
 // A project outside the workspace that installed the tarballs with plain npm, as docs/overview.md says.
 const release = inject("release");

@@ -10,14 +10,13 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { checkPacks } from "../../scripts/check-packs.js";
 import { enginesFloor, ensureNode } from "../../scripts/node-binaries.js";
 import { packAll } from "../../scripts/pack.js";
-import { ScriptError } from "../../scripts/script-error.js";
-import { packFolders, publishablePackages, ROOT, tarballName } from "../../scripts/workspace.js";
-import { installCommandFromDocs } from "./install-docs.js";
+import { packFolders, publishablePackages, ROOT, ScriptError, tarballName } from "../../scripts/workspace.js";
+import { childEnv, installCommandFromDocs } from "./consumer-env.js";
 
 /** What the release tests share: the tarballs and the project that installed them. */
 export interface ReleaseContext {
@@ -39,17 +38,6 @@ declare module "vitest" {
   export interface ProvidedContext {
     release: ReleaseContext;
   }
-}
-
-/** A child process on the Node running the tests (npm's `#!/usr/bin/env node` finds it first on PATH). */
-export function childEnv(node = process.execPath): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    PATH: `${dirname(node)}:${process.env.PATH ?? ""}`,
-    npm_config_audit: "false",
-    npm_config_fund: "false",
-    npm_config_update_notifier: "false",
-  };
 }
 
 function run(command: string, args: readonly string[], cwd: string): string {

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { ROOT } from "../../scripts/workspace.js";
-import { childEnv } from "./global-setup.js";
+import { childEnv } from "./consumer-env.js";
 
 /** What a finished child process said. */
 export interface Ran {

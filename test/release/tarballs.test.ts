@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { tarballProblems } from "../../scripts/check-tarball.js";
 import { readTarball } from "../../scripts/tarball.js";
+import { ScriptError } from "../../scripts/workspace.js";
 import { run } from "./helpers.js";
 
 const release = inject("release");
@@ -10,7 +11,7 @@ const scratch = mkdtempSync(join(release.work, "mutated-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const packs = release.packages.find((p) => p.name === "@toolware/packs");
-if (packs === undefined) throw new Error("TOOLWARE_RELEASE_SETUP: @toolware/packs was not packed");
+if (packs === undefined) throw new ScriptError("TOOLWARE_RELEASE_SETUP", "@toolware/packs was not packed");
 
 type Manifest = Record<string, unknown> & {
   dependencies?: Record<string, string>;

@@ -1,4 +1,16 @@
-import { ScriptError } from "../../scripts/script-error.js";
+import { dirname } from "node:path";
+import { ScriptError } from "../../scripts/workspace.js";
+
+/** A child process on the Node running the tests (npm's `#!/usr/bin/env node` finds it first on PATH). */
+export function childEnv(node = process.execPath): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PATH: `${dirname(node)}:${process.env.PATH ?? ""}`,
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_update_notifier: "false",
+  };
+}
 
 /** The shell blocks (```sh) of a Markdown page. */
 export function shellBlocks(markdown: string): string[] {
