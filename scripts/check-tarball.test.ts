@@ -68,10 +68,12 @@ describe("tarballProblems", () => {
         files.delete("dist/cache/store.js");
         files.delete("LICENSE");
         m.main = "./dist/index.js";
+        m.bin = { toolware: "./bin/toolware.js" };
       }),
     );
     expect(problems).toEqual([
       '"main" names ./dist/index.js, not in the tarball',
+      'bin "toolware" names ./bin/toolware.js, not in the tarball',
       "no LICENSE file",
       "dist/cache/index.js imports ./store.js, not in the tarball",
     ]);

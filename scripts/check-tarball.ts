@@ -121,6 +121,10 @@ export function tarballProblems(tarball: Tarball, expected: TarballExpectation =
     if (path !== undefined && !files.has(posix.normalize(path)))
       problems.push(`"${key}" names ${path}, not in the tarball`);
   }
+  const bins = typeof manifest.bin === "string" ? { [String(manifest.name)]: manifest.bin } : (manifest.bin ?? {});
+  for (const [command, path] of Object.entries(bins)) {
+    if (!files.has(posix.normalize(path))) problems.push(`bin "${command}" names ${path}, not in the tarball`);
+  }
   if (!files.has("LICENSE")) problems.push("no LICENSE file");
   if (!files.has("README.md")) problems.push("no README.md");
   return [...problems, ...exportProblems(tarball, expected), ...importProblems(tarball)];

@@ -2,7 +2,7 @@
  * The gate: everything `pnpm test` (the README's test command, which .ci/run runs) checks, in order, with the
  * time of each step and a closing `gate: N passed, N failed` line. The whole suite runs on the Node running
  * the gate (Node 20 in CI) and again on Node 22; the release suite tests the packed tarballs as npm installs them.
- * Run: `npx tsx scripts/gate.ts` (exit code 1 when a step fails).
+ * Run: `npx tsx scripts/gate.ts [--only <step> …]` (exit code 1 when a step fails).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -112,8 +112,8 @@ export function gateSteps(): Step[] {
       needs: ["pack"],
     },
     releaseStep(`Node ${process.versions.node}`, () => process.execPath),
-    unitStep(`Node ${NODE_22}`, () => node22, false, ["node binaries"]),
-    releaseStep(`Node ${NODE_22}`, () => node22),
+    unitStep(`Node ${NODE_22}`, () => (node22 ||= ensureNode(NODE_22)), false, ["node binaries"]),
+    releaseStep(`Node ${NODE_22}`, () => (node22 ||= ensureNode(NODE_22))),
   ];
 }
 
@@ -167,7 +167,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
         "  Install Debian's package (apt-get update && apt-get install -y chromium), or set TOOLWARE_CHROMIUM.\n",
     );
   }
-  const results = runGate(gateSteps());
+  // `--only pack --only publint`: just those steps (a name, or its first words), for the root scripts.
+  const only = process.argv.flatMap((arg, i) => (process.argv[i - 1] === "--only" ? [arg] : []));
+  const steps = gateSteps().filter(
+    (step) => only.length === 0 || only.some((name) => step.name === name || step.name.startsWith(`${name} `)),
+  );
+  const results = runGate(steps);
   console.log(`\n${summary(results)}`);
   process.exitCode = results.every((r) => r.ok) ? 0 : 1;
 }

@@ -15,6 +15,7 @@ export interface PackageManifest {
   readonly private?: boolean;
   readonly main?: string;
   readonly types?: string;
+  readonly bin?: string | Readonly<Record<string, string>>;
   readonly exports?: unknown;
   readonly engines?: Readonly<Record<string, string>>;
   readonly dependencies?: Readonly<Record<string, string>>;
