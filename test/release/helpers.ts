@@ -22,6 +22,21 @@ export function tsc(project: string, cwd: string): Ran {
   return run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", project], cwd);
 }
 
+/**
+ * The errors of a type check that are ours: in the program, or in a declaration file toolware published. Errors
+ * inside other packages' declarations (`skipLibCheck` is off, so a framework's own missing types show) are theirs.
+ */
+export function ownTypeErrors(result: Ran): string[] {
+  const diagnostics: string[] = [];
+  for (const line of `${result.stdout}${result.stderr}`.split("\n")) {
+    if (line.trim() === "") continue;
+    // tsc indents the continuation lines of a diagnostic.
+    if (/^\s/.test(line) && diagnostics.length > 0) diagnostics[diagnostics.length - 1] += `\n${line}`;
+    else diagnostics.push(line);
+  }
+  return diagnostics.filter((d) => !d.startsWith("node_modules/") || d.startsWith("node_modules/@toolware/"));
+}
+
 /** The report of test/release/consumer/src/web-app.ts's runStack(). */
 export interface StackReport {
   readonly blocked: readonly [string, string | undefined];
