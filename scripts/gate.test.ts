@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { gateSteps, runGate, summary } from "./gate.js";
-import { enginesFloor } from "./node-binaries.js";
+import { compareVersions, enginesFloors } from "./node-binaries.js";
 
 describe("runGate", () => {
   it("runs every step, reports each failure, and does not run a step whose need failed", () => {
@@ -54,7 +54,7 @@ describe("runGate", () => {
   });
 });
 
-describe("enginesFloor", () => {
+describe("enginesFloors", () => {
   const root = mkdtempSync(join(tmpdir(), "engines-"));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   const write = (name: string, manifest: object) => {
@@ -62,15 +62,25 @@ describe("enginesFloor", () => {
     writeFileSync(join(root, "packages", name, "package.json"), JSON.stringify(manifest));
   };
 
-  it("is the highest >=X.Y.Z of the published packages, private ones aside", () => {
-    write("a", { name: "a", version: "1.0.0", engines: { node: ">=20.9.0" } });
+  it("groups the published packages by their >=X.Y.Z floor, oldest first, private ones aside", () => {
+    write("a", { name: "a", version: "1.0.0", engines: { node: ">=22.0.0" } });
     write("b", { name: "b", version: "1.0.0", engines: { node: ">= 20.16.0" } });
     write("c", { name: "c", version: "1.0.0", private: true, engines: { node: ">=24.0.0" } });
-    expect(enginesFloor(root)).toBe("20.16.0");
+    write("e", { name: "e", version: "1.0.0", engines: { node: ">=20.16.0" } });
+    expect(enginesFloors(root)).toEqual([
+      { version: "20.16.0", packages: ["b", "e"] },
+      { version: "22.0.0", packages: ["a"] },
+    ]);
   });
 
   it("refuses an engines range it cannot read as a floor, with a code", () => {
     write("d", { name: "d", version: "1.0.0", engines: { node: "^20 || ^22" } });
-    expect(() => enginesFloor(root)).toThrow(/^TOOLWARE_ENGINES_RANGE: d: engines.node must be ">=X.Y.Z"/);
+    expect(() => enginesFloors(root)).toThrow(/^TOOLWARE_ENGINES_RANGE: d: engines.node must be ">=X.Y.Z"/);
+  });
+
+  it("orders versions numerically", () => {
+    expect(compareVersions("20.9.0", "20.16.0")).toBeLessThan(0);
+    expect(compareVersions("v22.23.5", "22.23.5")).toBe(0);
+    expect(compareVersions("22.0.0", "20.20.2")).toBeGreaterThan(0);
   });
 });

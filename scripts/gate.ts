@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { checkPacks } from "./check-packs.js";
-import { enginesFloor, ensureNode, NODE_22 } from "./node-binaries.js";
+import { enginesFloors, ensureNode, NODE_22 } from "./node-binaries.js";
 import { packAll } from "./pack.js";
 import { publishablePackages, ROOT, tarballName } from "./workspace.js";
 
@@ -71,7 +71,7 @@ export function gateSteps(): Step[] {
       name: "node binaries",
       run: () => {
         node22 = ensureNode(NODE_22);
-        ensureNode(enginesFloor());
+        for (const floor of enginesFloors()) ensureNode(floor.version);
       },
     },
     unitStep(`Node ${process.versions.node}`, () => process.execPath, true),

