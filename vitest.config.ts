@@ -25,7 +25,7 @@ export default defineConfig({
       exclude: ["**/*.test.ts", "**/*.test-d.ts", "**/test-fixtures.ts", "**/*.d.ts"],
       reporter: ["text-summary", "text"],
       reportOnFailure: true,
-      thresholds: { statements: 93, branches: 90, functions: 95, lines: 95 },
+      thresholds: { statements: 92, branches: 87, functions: 94, lines: 94 },
     },
   },
 });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { gateSteps, runGate, summary } from "./gate.js";
 import { compareVersions, enginesFloors } from "./node-binaries.js";
+import { buildOrder } from "./pack.js";
 
 describe("runGate", () => {
   it("runs every step, reports each failure, and does not run a step whose need failed", () => {
@@ -82,5 +83,32 @@ describe("enginesFloors", () => {
     expect(compareVersions("20.9.0", "20.16.0")).toBeLessThan(0);
     expect(compareVersions("v22.23.5", "22.23.5")).toBe(0);
     expect(compareVersions("22.0.0", "20.20.2")).toBeGreaterThan(0);
+  });
+});
+
+describe("buildOrder", () => {
+  const pkg = (name: string, deps: Record<string, Record<string, string>> = {}) => ({
+    name,
+    version: "0.1.0",
+    dir: name,
+    manifest: { name, ...deps },
+  });
+
+  it("puts each package after the workspace packages it depends on, whatever the field", () => {
+    const order = buildOrder([
+      pkg("@toolware/ai-sdk", { peerDependencies: { "@toolware/core": "workspace:^", ai: "^6" } }),
+      pkg("@toolware/redis", { peerDependencies: { "@toolware/packs": "workspace:^" } }),
+      pkg("@toolware/packs", { devDependencies: { "@toolware/core": "workspace:*" } }),
+      pkg("@toolware/core"),
+    ]).map((p) => p.name);
+    expect(order.indexOf("@toolware/core")).toBe(0);
+    expect(order.indexOf("@toolware/packs")).toBeLessThan(order.indexOf("@toolware/redis"));
+    expect(order).toHaveLength(4);
+  });
+
+  it("refuses a cycle, with a code", () => {
+    const a = pkg("a", { dependencies: { b: "workspace:^" } });
+    const b = pkg("b", { dependencies: { a: "workspace:^" } });
+    expect(() => buildOrder([a, b])).toThrow(/^TOOLWARE_PACK_CYCLE: /);
   });
 });

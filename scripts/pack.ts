@@ -25,7 +25,35 @@ export function pnpmCommand(root = ROOT): string[] {
 }
 
 /**
- * Packs each package of {@link publishablePackages} into `dest`, emptied first.
+ * The packages in an order where each comes after the workspace packages it depends on (any dependency field),
+ * because packing builds a package against the built declarations of those (a fresh clone has no dist/ yet).
+ */
+export function buildOrder<P extends PublishablePackage>(packages: readonly P[]): P[] {
+  const names = new Set(packages.map((p) => p.name));
+  const needs = (p: P): string[] =>
+    [p.manifest.dependencies, p.manifest.peerDependencies, p.manifest.optionalDependencies, p.manifest.devDependencies]
+      .flatMap((deps) => Object.keys(deps ?? {}))
+      .filter((name) => names.has(name) && name !== p.name);
+  const ordered: P[] = [];
+  const visiting = new Set<string>();
+  const visit = (p: P): void => {
+    if (ordered.includes(p)) return;
+    if (visiting.has(p.name))
+      throw new ScriptError(
+        "TOOLWARE_PACK_CYCLE",
+        `the workspace packages depend on each other in a cycle through ${p.name}`,
+      );
+    visiting.add(p.name);
+    for (const name of needs(p)) visit(packages.find((q) => q.name === name) as P);
+    visiting.delete(p.name);
+    ordered.push(p);
+  };
+  for (const p of packages) visit(p);
+  return ordered;
+}
+
+/**
+ * Packs each package of {@link publishablePackages} into `dest`, emptied first, dependencies first.
  *
  * @example
  * ```ts
@@ -37,7 +65,7 @@ export function packAll(dest: string, root = ROOT): PackedPackage[] {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const [command, ...args] = pnpmCommand(root) as [string, ...string[]];
-  return publishablePackages(root).map((pkg) => {
+  return buildOrder(publishablePackages(root)).map((pkg) => {
     const run = spawnSync(command, [...args, "pack", "--pack-destination", out], { cwd: pkg.dir, encoding: "utf8" });
     const tarball = join(out, tarballName(pkg.name, pkg.version));
     if (run.status !== 0 || !existsSync(tarball)) {
