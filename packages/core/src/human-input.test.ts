@@ -145,6 +145,21 @@ describe("terminalHumanInput, the default provider, in any runtime", () => {
     expect(toolwareCode(error)).toBe("TOOLWARE_HUMAN_INPUT_UNAVAILABLE");
   });
 
+  it("refuses a time limit that would fire at once or never, with a code", () => {
+    for (const bad of [0, -5, Number.POSITIVE_INFINITY, Number.NaN, "100", null]) {
+      let thrown: unknown;
+      try {
+        terminalHumanInput({ timeoutMs: bad as never });
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(TypeError);
+      expect(toolwareCode(thrown)).toBe("TOOLWARE_INVALID_OPTION");
+    }
+    expect(() => terminalHumanInput(null as never)).toThrow(/takes an options object/);
+    expect(terminalHumanInput({ timeoutMs: 1000 })).toBeTypeOf("function");
+  });
+
   it("refuses where the runtime has no standard streams", async () => {
     vi.spyOn(process, "stdin", "get").mockReturnValue(undefined as never);
     const error = await Promise.resolve(terminalHumanInput()(request())).catch((e: unknown) => e);

@@ -1,6 +1,7 @@
 import type { Interface as ReadlineInterface } from "node:readline";
-import { HumanInputTimeoutError, HumanInputUnavailableError, messageOf } from "./errors.js";
+import { HumanInputTimeoutError, HumanInputUnavailableError, messageOf, ToolwareTypeError } from "./errors.js";
 import type { HumanInputProvider, HumanInputRequest } from "./human-input.js";
+import { showValue } from "./keys.js";
 
 /**
  * What the terminal provider reads from: `process.stdin`, or any Node `Readable` (a `PassThrough` in tests).
@@ -84,6 +85,17 @@ function aborted(signal: AbortSignal): Error {
  * ```
  */
 export function terminalHumanInput(options: TerminalHumanInputOptions = {}): HumanInputProvider {
+  if (options === null || typeof options !== "object") {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "terminalHumanInput() takes an options object");
+  }
+  const ms = options.timeoutMs;
+  // Infinity is refused too: setTimeout turns it into 1 ms, so every question would time out at once.
+  if (ms !== undefined && !(typeof ms === "number" && ms > 0 && Number.isFinite(ms))) {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `terminalHumanInput() \`timeoutMs\` must be a finite number of milliseconds above 0, got ${showValue(ms)}`,
+    );
+  }
   const requireTTY = options.requireTTY ?? options.input === undefined;
   let terminal: Terminal | HumanInputUnavailableError | undefined;
   // One reader for the provider's lifetime, so lines typed (or piped) ahead are kept for the next question.
