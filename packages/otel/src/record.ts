@@ -1,5 +1,5 @@
 import { type Span, SpanStatusCode } from "@opentelemetry/api";
-import { messageOf, type ToolCallHookContext, type TraceAction, type TraceEntry } from "@toolware/core";
+import { messageOf, type ToolCallHookContext, ToolwareError, type TraceAction, type TraceEntry } from "@toolware/core";
 
 /** Attribute names: the GenAI semantic conventions' where they have one, `toolware.*` for the rest. */
 export const ATTR = Object.freeze({
@@ -69,7 +69,10 @@ export class Scrubber {
     try {
       const clean = this.#redact(text);
       if (typeof clean === "string") return clean;
-      this.failure ??= new TypeError(`redact returned ${typeof clean}, not a string`);
+      this.failure ??= new ToolwareError(
+        "TOOLWARE_INVALID_RETURN",
+        `otel: redact returned ${typeof clean}, not a string`,
+      );
     } catch (error) {
       this.failure ??= error;
     }

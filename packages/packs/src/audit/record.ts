@@ -1,4 +1,4 @@
-import { type CallStatus, messageOf, type ToolCallHookContext } from "@toolware/core";
+import { type CallStatus, messageOf, type ToolCallHookContext, ToolwareError } from "@toolware/core";
 import { truncate } from "../debug-log/preview.js";
 import { type HookDecision, hookDecisions } from "../internal/decisions.js";
 
@@ -71,7 +71,9 @@ export class RecordBuilder {
     try {
       const clean = this.#redact(text);
       if (typeof clean === "string") return truncate(clean, max);
-      this.#fail(new TypeError(`redact returned ${typeof clean} for a text, not a string`));
+      this.#fail(
+        new ToolwareError("TOOLWARE_INVALID_RETURN", `audit: redact returned ${typeof clean} for a text, not a string`),
+      );
     } catch (error) {
       this.#fail(error);
     }
