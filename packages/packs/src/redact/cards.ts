@@ -175,9 +175,18 @@ export function redactCards(text: string, placeholder: string, json = false): st
       let to = bounds[2 * j + 1] as number;
       if (from < last) break; // inside a number token already replaced
       if (inString !== undefined && mayBeNumber(text, from) && !inString(from)) {
-        // A number of the document: the whole number token becomes a string.
-        while (from > last && isNumberChar(text.charCodeAt(from - 1))) from--;
-        while (to < text.length && isNumberChar(text.charCodeAt(to))) to++;
+        // A number of the document is a card only when it is the card (a sign aside): digits in
+        // an exponent or beside a fraction are part of another number. A card becomes a string.
+        let a = from;
+        let b = to;
+        while (a > last && isNumberChar(text.charCodeAt(a - 1))) a--;
+        while (b < text.length && isNumberChar(text.charCodeAt(b))) b++;
+        if (b !== to || from - a > (text.charCodeAt(a) === 45 ? 1 : 0)) {
+          i = j;
+          continue;
+        }
+        from = a;
+        to = b;
         out += `${text.slice(last, from)}"${placeholder}"`;
       } else {
         out += text.slice(last, from) + placeholder;

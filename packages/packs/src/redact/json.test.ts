@@ -35,6 +35,8 @@ describe("redact: JSON text", () => {
       { body: JSON.stringify({ cfg: `db:\n  password: ${SECRET}\n` }) },
     ],
     ["a key with spaces", { "user password": SECRET }],
+    // Regression (fast-check seed -741099233): a delimiter inside the key hid the one after it.
+    ["a key that ends in a delimiter", { "password:": SECRET, "api_key=": SECRET }],
     ["a URL password next to other fields", { u: `postgres://app:${SECRET}@db/x`, e: "a@b" }],
   ])("hides %s and keeps a valid document", (_what, value) => {
     clean(JSON.stringify(value));
@@ -103,6 +105,19 @@ describe("redact: card numbers between commas", () => {
     ["a card inside a JSON string between commas", '["a,4111111111111111,b"]', '["a,[CARD-REDACTED],b"]'],
   ])("finds %s", (_what, input, expected) => {
     expect(redactText(input)).toBe(expected);
+  });
+
+  // Regression (fast-check seed -836096213): a document that is one number stays a document.
+  it("quotes a card that is the whole document, which still parses", () => {
+    expect(redactText("1145915980327401500")).toBe('"[CARD-REDACTED]"');
+    expect(redactText(" -4111111111111111\n")).toBe(' "[CARD-REDACTED]"\n');
+    expect(JSON.parse(redactText("4111111111111111"))).toBe("[CARD-REDACTED]");
+  });
+
+  it("leaves digits that are part of a longer JSON number alone", () => {
+    for (const text of ["11459159803274015000", "[1e4111111111111111]", '{"n":4111111111111111e2}', "1.4111111111111111"]) {
+      expect(redactText(text)).toBe(text);
+    }
   });
 
   it("still leaves decimal fractions and Luhn-invalid numbers alone", () => {

@@ -29,15 +29,17 @@ const JSON_STRING = /"(?:[^"\\]|\\.)*"/y;
 /**
  * Builds a finder from the key terms: a delimiter after one of their last words and what may
  * follow a word in a key (`_`, `.` or `-`; or, before a closing quote, anything that normalises
- * away, as in the JSON key `"password "`), a closing quote (maybe escaped) and blanks. A
- * normalised key ends with a term, so its spelling ends with the term's last word in some case:
- * every sensitive key is found. The delimiter comes first and the rest is a look-behind, so the
- * engine only stops at `:` and `=`; the look-behind's parts cannot match the same characters.
+ * away, as in the JSON keys `"password "` and `"password:"`), a closing quote (maybe escaped) and
+ * blanks. A normalised key ends with a term, so its spelling ends with the term's last word in
+ * some case: every sensitive key is found. The delimiter comes first and the rest is a
+ * look-behind, so the engine only stops at `:` and `=`; the look-behind's parts cannot match the
+ * same characters, and a look-behind that reads back over earlier delimiters stops at the quote
+ * before it, so no character is read twice.
  */
 export function keyFinder(terms: readonly string[]): RegExp {
   const words = [...new Set(terms.map((t) => t.slice(t.lastIndexOf("_") + 1)).filter((w) => w !== ""))];
   words.sort((a, b) => b.length - a.length);
-  const tail = `(?:[._-]*|[^A-Za-z0-9"'\\\\:=*?\\r\\n]*\\\\*["'])`;
+  const tail = `(?:[._-]*|[^A-Za-z0-9"'\\\\*?\\r\\n]*\\\\*["'])`;
   return new RegExp(`[:=](?<=(?:${words.join("|")})${tail}[ \\t]*[:=])`, "gi");
 }
 
