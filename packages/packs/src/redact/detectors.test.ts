@@ -330,8 +330,10 @@ describe("the sensitive-word finder never misses a key the plain search finds", 
       "é",
       "ж",
     );
-    // Regression (seed -741099233): the finder missed the `=` after a quoted key ending in `:`.
+    // Regressions (seed -741099233): the finder missed the `=` after a quoted key ending in `:`;
     expect(redactPairs('\\"password:"=password', isSecret, "X", true)).toBe('\\"password:"=X');
+    // and (seed 1012339405) after one ending in `'`.
+    expect(redactPairs('\\"password\'"=password', isSecret, "X", true)).toBe('\\"password\'"=X');
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 40 }), (parts) => {
         const s = parts.join("");

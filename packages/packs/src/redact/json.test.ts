@@ -115,7 +115,12 @@ describe("redact: card numbers between commas", () => {
   });
 
   it("leaves digits that are part of a longer JSON number alone", () => {
-    for (const text of ["11459159803274015000", "[1e4111111111111111]", '{"n":4111111111111111e2}', "1.4111111111111111"]) {
+    for (const text of [
+      "11459159803274015000",
+      "[1e4111111111111111]",
+      '{"n":4111111111111111e2}',
+      "1.4111111111111111",
+    ]) {
       expect(redactText(text)).toBe(text);
     }
   });

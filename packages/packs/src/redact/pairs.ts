@@ -39,7 +39,9 @@ const JSON_STRING = /"(?:[^"\\]|\\.)*"/y;
 export function keyFinder(terms: readonly string[]): RegExp {
   const words = [...new Set(terms.map((t) => t.slice(t.lastIndexOf("_") + 1)).filter((w) => w !== ""))];
   words.sort((a, b) => b.length - a.length);
-  const tail = `(?:[._-]*|[^A-Za-z0-9"'\\\\*?\\r\\n]*\\\\*["'])`;
+  // A JSON key is its whole string, so before a closing double quote also `'`, backslashes and
+  // line breaks may sit (`"password'"`); no `\\*` there, it would read a run of backslashes two ways.
+  const tail = `(?:[._-]*|[^A-Za-z0-9"'\\\\*?\\r\\n]*\\\\*'|[^A-Za-z0-9"*?]*")`;
   return new RegExp(`[:=](?<=(?:${words.join("|")})${tail}[ \\t]*[:=])`, "gi");
 }
 
