@@ -2,7 +2,7 @@ import {
   bindCall,
   type CallBindings,
   defineTool,
-  messageOf,
+  failedOutcome,
   notifyOutcome,
   type PerCallBindings,
   type Tool,
@@ -196,15 +196,7 @@ export class ToolRunner {
 
   /** The outcome of a call that could not start (bad bindings, a throwing `bind`, a bad input). */
   #failed(call: AiSdkCallContext, error: unknown): ToolCallOutcome {
-    return {
-      status: "error",
-      result: `Tool execution failed. Tool: ${this.name}. Error: ${messageOf(error)}`,
-      raw: undefined,
-      error,
-      trace: [],
-      callId: call.toolCallId,
-      toolName: this.name,
-    };
+    return failedOutcome(this.name, call.toolCallId, error);
   }
 
   #mapped(outcome: ToolCallOutcome, id: string): Mapped {

@@ -1,5 +1,5 @@
 import { Agent, Crew, Task } from "./entities.js";
-import { ToolwareError, ToolwareTypeError } from "./errors.js";
+import { messageOf, ToolwareError, ToolwareTypeError } from "./errors.js";
 import type { ToolHooks } from "./tool-hooks.js";
 import type { ToolCallOutcome } from "./types.js";
 
@@ -115,4 +115,32 @@ export function bindCall<Call>(bind: BindFunction<Call> | undefined, call: Call,
     if (error instanceof ToolwareTypeError) throw error;
     throw invalid("bindings that cannot be read");
   }
+}
+
+/**
+ * The outcome of a call that failed before its chain could start (a failing `bind`, bindings or
+ * arguments the framework handed over that toolware refuses): status `error`, no trace, and the
+ * agent-facing text every adapter uses, so each framework's outcome mapping treats it like any
+ * other failed call.
+ *
+ * @example
+ * ```ts
+ * const outcome = failedOutcome("send_email", callId, error); // "Tool execution failed. Tool: send_email. Error: …"
+ * ```
+ */
+export function failedOutcome(
+  toolName: string,
+  callId: string,
+  error: unknown,
+  message: string = messageOf(error),
+): ToolCallOutcome {
+  return {
+    status: "error",
+    result: `Tool execution failed. Tool: ${toolName}. Error: ${message}`,
+    raw: undefined,
+    error,
+    trace: [],
+    callId,
+    toolName,
+  };
 }

@@ -1,6 +1,7 @@
 export {
   type BindFunction,
   bindCall,
+  failedOutcome,
   notifyOutcome,
   type OutcomeListener,
   type PerCallBindings,

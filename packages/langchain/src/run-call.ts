@@ -3,6 +3,7 @@ import {
   bindCall,
   type CallBindings,
   defineTool,
+  failedOutcome,
   messageOf,
   notifyOutcome,
   type OutcomeListener,
@@ -45,15 +46,7 @@ const REFUSED = new Set([
 function failed<R>(toolName: string, callId: string, error: unknown): ToolCallOutcome<R> {
   const cause = error instanceof Error && error.cause !== undefined ? `: ${messageOf(error.cause)}` : "";
   const code = toolwareCode(error) ?? "TOOLWARE_BIND_FAILED";
-  return {
-    status: "error",
-    result: `Tool execution failed. Tool: ${toolName}. Error: ${messageOf(error)}${cause} (${code})`,
-    raw: undefined,
-    error,
-    trace: [],
-    callId,
-    toolName,
-  };
+  return failedOutcome(toolName, callId, error, `${messageOf(error)}${cause} (${code})`) as ToolCallOutcome<R>;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   type BindFunction,
   bindCall,
   defineTool,
+  failedOutcome,
   messageOf,
   notifyOutcome,
   type OutcomeListener,
@@ -19,7 +20,6 @@ import {
 import { type AppToolInfo, checkAppTools, mergeMetadata, type ToolMetadata } from "./annotations.js";
 import { bindFailure, callBindings, type McpBindings } from "./bindings.js";
 import { metaFor, readToolwareMeta } from "./meta.js";
-import { failedOutcome } from "./report.js";
 import { isCallToolResult, outcomeToCallToolResult, textOfResult } from "./result.js";
 
 /** One `callTool` of a guarded client, as `bind`, `onOutcome` and `mcpClientCall(ctx)` see it. */

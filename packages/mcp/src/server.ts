@@ -6,6 +6,7 @@ import {
   type BindFunction,
   bindCall,
   defineTool,
+  failedOutcome,
   notifyOutcome,
   type OutcomeListener,
   type Tool,
@@ -17,7 +18,6 @@ import {
 import { ANNOTATION_TAGS } from "./annotations.js";
 import { bindFailure, callBindings, type McpBindings } from "./bindings.js";
 import { closeCall, elicitParams, openCall } from "./elicitation.js";
-import { failedOutcome } from "./report.js";
 import { isCallToolResult, outcomeToCallToolResult, textOfResult } from "./result.js";
 import { servedTool } from "./served.js";
 

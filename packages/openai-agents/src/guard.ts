@@ -3,6 +3,7 @@ import {
   type BindFunction,
   bindCall,
   defineTool,
+  failedOutcome,
   HookFailedError,
   notifyOutcome,
   type OutcomeListener,
@@ -17,7 +18,7 @@ import { asksThroughRunState, openCall } from "./approvals.js";
 import { FRAMEWORK_NAME, type OpenAIAgentsCall, type OpenAIAgentsToolDetails } from "./call.js";
 import { checkOptions } from "./options.js";
 import { outcomeToToolOutput } from "./outcome.js";
-import { failedOutcome, failureText } from "./report.js";
+import { failureText } from "./report.js";
 
 /** What the app says about a tool that its FunctionTool cannot: what guards and selectors read. */
 export interface OpenAIAgentsToolInfo {
