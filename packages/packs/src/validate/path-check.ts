@@ -2,6 +2,7 @@ import { realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { packTypeError, shown } from "../internal/errors.js";
 import { checkBoolean, checkKeys, checkOptionsObject } from "../internal/options.js";
+import { readings } from "./decode.js";
 
 /** What {@link checkPath} answers. */
 export type PathCheck =
@@ -18,7 +19,6 @@ export interface CheckPathOptions {
 
 const CHECK_PATH_KEYS = ["root", "allowRoot"];
 const MAX_LENGTH = 4096;
-const MAX_DECODING_ROUNDS = 4;
 // Controls (NUL included), format characters (bidi overrides, zero-width), lone surrogates, line separators.
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
 // Slash look-alikes that NFKC leaves alone (fullwidth ／ ＼ and small ﹨ it maps to real slashes):
@@ -29,41 +29,19 @@ const SLASH_LOOKALIKE = /[\u2044\u2215\u2216\u29f5\u29f8\u29f9\u2571\u2572]/;
 const DOTS_SEGMENT = /^[\s.\u3002\uff61]*$/;
 const DOT_LIKE = /[.\u3002\uff61]/g;
 const DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9]|conin\$|conout\$)$/i;
-const ENCODED_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
+// Private-use code points: Cygwin, Services for Macintosh and Samba map the characters Windows
+// forbids (`\ : * ? " < > |`) into this area, and IIS best-fit read some (U+EFC8, U+F025) as slashes.
+const PRIVATE_USE = /\p{Co}/u;
+// A segment of dots and glob wildcards that a glob can expand to `..` (`.?`, `??`, `.*`, `*.*`):
+// Windows' FindFirstFile does, and so did bash before `globskipdots`. A lone `*` or `**` is left alone.
+const WILDCARD_DOTS = /^[\s.?*\u3002\uff61]*[?*][\s.?*\u3002\uff61]*$/;
 
 function fail(reason: string): PathCheck {
   return { ok: false, reason };
 }
 
-/** Decodes runs of `%XX` as UTF-8; null when a run is not valid UTF-8 (overlong `%c0%ae` included). */
-function percentDecode(text: string): string | null {
-  if (!text.includes("%")) return text;
-  let malformed = false;
-  const out = text.replace(ENCODED_RUN, (run) => {
-    try {
-      return decodeURIComponent(run);
-    } catch {
-      malformed = true;
-      return run;
-    }
-  });
-  return malformed ? null : out;
-}
-
-/** Every reading of the path a tool or a layer below it might make: as given, NFKC, and percent-decoded. */
-function readings(path: string): string[] | string {
-  const forms = [path];
-  let current = path;
-  for (let round = 0; ; round++) {
-    const nfkc = current.normalize("NFKC");
-    if (nfkc !== current) forms.push(nfkc);
-    const decoded = percentDecode(nfkc);
-    if (decoded === null) return "malformed percent-encoding";
-    if (decoded === nfkc) return forms;
-    if (round === MAX_DECODING_ROUNDS) return "too many layers of percent-encoding";
-    forms.push(decoded);
-    current = decoded;
-  }
+function isDots(segment: string): boolean {
+  return DOTS_SEGMENT.test(segment) && (segment.match(DOT_LIKE)?.length ?? 0) >= 2;
 }
 
 function isInside(root: string, target: string, allowRoot: boolean): boolean {
@@ -75,14 +53,18 @@ function isInside(root: string, target: string, allowRoot: boolean): boolean {
 function problem(form: string, root: string, allowRoot: boolean): string | undefined {
   if (INVISIBLE.test(form)) return "control or invisible characters (NUL, bidi overrides, zero-width)";
   if (SLASH_LOOKALIKE.test(form)) return "a look-alike of a path separator";
+  if (PRIVATE_USE.test(form)) return "a private-use character (some layers read these as \\, : or /)";
   if (/^[\\/]{2}/.test(form)) return "a UNC or device path";
   if (/^[\\/]/.test(form)) return "an absolute path";
   if (form.startsWith("~")) return "home-directory expansion (~)";
   if (/^[A-Za-z]:/.test(form)) return "a Windows drive letter";
   if (form.includes(":")) return "a colon (drive-relative paths and alternate data streams)";
   for (const segment of form.split(/[\\/]/)) {
-    if (DOTS_SEGMENT.test(segment) && (segment.match(DOT_LIKE)?.length ?? 0) >= 2) {
-      return "parent-directory traversal (..)";
+    if (isDots(segment)) return "parent-directory traversal (..)";
+    // Servlet containers (Tomcat, Jetty) drop path parameters: `..;x=1/` is read as `../`.
+    if (isDots(segment.split(";")[0] as string)) return "parent-directory traversal with a path parameter (..;)";
+    if (WILDCARD_DOTS.test(segment) && segment.trim().replace(/^\*+$/, "").length >= 2) {
+      return "wildcards that can match .. (.?, ??, .*)";
     }
     if (DEVICE.test(segment.split(".")[0]?.trim() ?? "")) return "a reserved device name";
   }

@@ -24,7 +24,7 @@ const TESTS: readonly (readonly [Family, RegExp])[] = [
   ["..;/", /;/],
   ["%XX", /%[0-9a-f]{2}/i],
   ["look-alike separators", /[\u2044\u2215\u2216\u29f5\u29f8\u29f9\u2571\u2572\u00a5\u20a9]/],
-  ["NFKC", /[^\x00-\x7f]/],
+  ["NFKC", /[^\p{ASCII}]/u],
 ];
 
 /**

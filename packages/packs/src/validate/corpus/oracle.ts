@@ -97,7 +97,7 @@ const TRANSFORMS: readonly ((s: string) => string)[] = [
   // C strings end at NUL: `../../etc/passwd%00.png` opens `../../etc/passwd`.
   (s) => (s.includes("\0") ? s.slice(0, s.indexOf("\0")) : s),
   // Sanitisers that delete control characters: `.%00.` and `..%01` become `..`.
-  (s) => s.replace(/[\x00-\x1f\x7f]/g, ""),
+  (s) => s.replace(/\p{Cc}/gu, ""),
 ];
 
 const MAX_READINGS = 2000;

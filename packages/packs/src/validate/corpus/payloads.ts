@@ -61,7 +61,8 @@ export function loadPayloads(): Payload[] {
     if (lines.at(-1) === "") lines.pop();
     if (lines.length !== file.lines) throw new Error(`corpus: ${file.stored} has ${lines.length} lines`);
     lines.forEach((text, i) => {
-      if (text !== "") out.push({ list: file.path, line: i + 1, text: text.replaceAll(placeholder.text, placeholder.replacedBy) });
+      if (text !== "")
+        out.push({ list: file.path, line: i + 1, text: text.replaceAll(placeholder.text, placeholder.replacedBy) });
     });
   }
   return out;
