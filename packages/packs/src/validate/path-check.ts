@@ -75,11 +75,14 @@ function problem(form: string, root: string, allowRoot: boolean): string | undef
 
 /**
  * Decides whether a relative path stays inside `root`, however it is read: as
- * given, after NFKC normalisation (fullwidth `．．／`, one-dot leaders) and after
- * percent-decoding, repeatedly (`%2e%2e%2f`, `%252e`). Refuses absolute and UNC
- * paths, drive letters, `~`, `..` segments, backslash traversal, control and
- * invisible characters, device names and slash look-alikes, then checks with
- * `path.resolve` + `path.relative` that the path lands inside the root.
+ * given, after NFKC normalisation (fullwidth `．．／`, one-dot leaders), after
+ * URL decoding of `%XX` and IIS `%uXXXX`, repeatedly (`%2e%2e%2f`, `%252e`,
+ * `%uff0e`), and after a best-fit code-page conversion (`¥` as `\`). A path
+ * that cannot be decoded (invalid UTF-8, overlong forms, a broken `%u`) is
+ * refused. Refuses absolute and UNC paths, drive letters, `~`, `..` segments
+ * (also `..;` and wildcards that can match `..`), backslash traversal, control,
+ * invisible and private-use characters, device names and slash look-alikes,
+ * then checks with `path.resolve` + `path.relative` that the path lands inside the root.
  * `resolved` is the literal path (backslashes read as separators) made absolute.
  *
  * @example

@@ -4,7 +4,8 @@ import { safePath } from "../index.js";
 import { FAMILIES } from "./families.js";
 import { CORPUS_ROOT, corpusFigures } from "./figures.js";
 import { allReadings, escapes } from "./oracle.js";
-import { loadPayloads, sources } from "./payloads.js";
+import { loadCorpus, sources } from "./payloads.js";
+import { renderReport } from "./report.js";
 
 // The directory-traversal lists of PayloadsAllTheThings (swisskyrepo/PayloadsAllTheThings at the
 // commit in sources.json: deep_traversal, directory_traversal, dotdotpwn and
@@ -20,8 +21,9 @@ describe("the traversal corpus", () => {
       "dotdotpwn.txt",
       "traversals-8-deep-exotic-encoding.txt",
     ]);
-    // loadPayloads recomputes each file's git blob hash and line count, and throws on a mismatch.
-    const payloads = loadPayloads();
+    // loadCorpus recomputes each file's git blob hash and line count.
+    const { payloads, problems } = loadCorpus();
+    expect(problems).toEqual([]);
     expect(payloads).toHaveLength(src.files.reduce((n, f) => n + f.lines, 0));
     expect(payloads.some((p) => p.text.includes("{FILE}"))).toBe(false);
   });
@@ -64,11 +66,20 @@ describe("the traversal corpus", () => {
     expect(figures.byFamily["%uXXXX"].refused).toBe(2906);
   });
 
+  it("reports the figures per family", () => {
+    const report = renderReport(figures);
+    expect(report).toContain("| %uXXXX | 3434 | 2906 | 2906 (100.0%) |");
+    expect(report).toContain("| all | 22520 | 14824 | 14824 (100.0%) |");
+    expect(report).toMatch(/let through: 0$/);
+    const leaky = renderReport({ ...figures, missed: [{ list: "l.txt", line: 3, text: "..%u2215x" }] });
+    expect(leaky).toMatch(/let through: 1\n {2}l\.txt:3 {2}"\.\.%u2215x"$/);
+  });
+
   it("blocks them through the pack too (a sample of every family)", async () => {
     const readFile = defineTool({ name: "read_file", execute: () => "contents" });
     const hooks = new ToolHooks();
     hooks.use(safePath({ tools: "read_file", root: CORPUS_ROOT }));
-    const sample = loadPayloads().filter((p, i) => i % 97 === 0 && escapes(p.text));
+    const sample = loadCorpus().payloads.filter((p, i) => i % 97 === 0 && escapes(p.text));
     expect(sample.length).toBeGreaterThan(100);
     for (const p of sample) {
       const out = await hooks.invoke(readFile, { path: p.text });

@@ -1,7 +1,7 @@
 import { checkPath } from "../index.js";
 import { FAMILIES, type Family, familyOf } from "./families.js";
 import { escapes } from "./oracle.js";
-import { loadPayloads, type Payload } from "./payloads.js";
+import { loadCorpus, type Payload } from "./payloads.js";
 
 /** The root the corpus is checked against. */
 export const CORPUS_ROOT = "/srv/data";
@@ -19,6 +19,8 @@ export interface Tally {
 /** The figures of one run over the corpus. */
 export interface Figures {
   readonly lines: number;
+  /** Differences from sources.json (see loadCorpus). */
+  readonly problems: readonly string[];
   readonly all: Tally;
   readonly byFamily: Readonly<Record<Family, Tally>>;
   /** Escaping payloads checkPath lets through (must be empty). */
@@ -36,7 +38,7 @@ const empty = (): Tally => ({ payloads: 0, escaping: 0, refused: 0, refusedHarml
  * ```
  */
 export function corpusFigures(): Figures {
-  const lines = loadPayloads();
+  const { payloads: lines, problems } = loadCorpus();
   const unique = new Map<string, Payload>();
   for (const p of lines) if (!unique.has(p.text)) unique.set(p.text, p);
   const all = empty();
@@ -53,5 +55,5 @@ export function corpusFigures(): Figures {
     }
     if (escaping && !refused) missed.push(p);
   }
-  return { lines: lines.length, all, byFamily, missed };
+  return { lines: lines.length, problems, all, byFamily, missed };
 }
