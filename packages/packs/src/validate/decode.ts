@@ -26,7 +26,8 @@ const isLow = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;
 function utf8(bytes: number[]): string | Malformed {
   if (bytes.length === 0) return "";
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(bytes));
+    // ignoreBOM keeps a decoded U+FEFF, so the invisible-character check still sees it.
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(Uint8Array.from(bytes));
   } catch {
     return BAD_PERCENT;
   }

@@ -34,7 +34,7 @@ const DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9]|conin\$|conout\$)$/i;
 const PRIVATE_USE = /\p{Co}/u;
 // A segment of dots and glob wildcards that a glob can expand to `..` (`.?`, `??`, `.*`, `*.*`):
 // Windows' FindFirstFile does, and so did bash before `globskipdots`. A lone `*` or `**` is left alone.
-const WILDCARD_DOTS = /^[\s.?*\u3002\uff61]*[?*][\s.?*\u3002\uff61]*$/;
+const WILDCARD_DOTS = /^[\s.?*\u3002\uff61]+$/;
 
 function fail(reason: string): PathCheck {
   return { ok: false, reason };
@@ -42,6 +42,19 @@ function fail(reason: string): PathCheck {
 
 function isDots(segment: string): boolean {
   return DOTS_SEGMENT.test(segment) && (segment.match(DOT_LIKE)?.length ?? 0) >= 2;
+}
+
+function canMatchDots(segment: string): boolean {
+  return WILDCARD_DOTS.test(segment) && /[?*]/.test(segment) && segment.trim().replace(/^\*+$/, "").length >= 2;
+}
+
+function segmentProblem(segment: string): string | undefined {
+  if (isDots(segment)) return "parent-directory traversal (..)";
+  // Servlet containers (Tomcat, Jetty) drop path parameters: `..;x=1/` is read as `../`.
+  const name = segment.split(";")[0] as string;
+  if (name !== segment && isDots(name)) return "parent-directory traversal with a path parameter (..;)";
+  if (canMatchDots(segment) || canMatchDots(name)) return "wildcards that can match .. (.?, ??, .*)";
+  return undefined;
 }
 
 function isInside(root: string, target: string, allowRoot: boolean): boolean {
@@ -60,12 +73,8 @@ function problem(form: string, root: string, allowRoot: boolean): string | undef
   if (/^[A-Za-z]:/.test(form)) return "a Windows drive letter";
   if (form.includes(":")) return "a colon (drive-relative paths and alternate data streams)";
   for (const segment of form.split(/[\\/]/)) {
-    if (isDots(segment)) return "parent-directory traversal (..)";
-    // Servlet containers (Tomcat, Jetty) drop path parameters: `..;x=1/` is read as `../`.
-    if (isDots(segment.split(";")[0] as string)) return "parent-directory traversal with a path parameter (..;)";
-    if (WILDCARD_DOTS.test(segment) && segment.trim().replace(/^\*+$/, "").length >= 2) {
-      return "wildcards that can match .. (.?, ??, .*)";
-    }
+    const why = segmentProblem(segment);
+    if (why !== undefined) return why;
     if (DEVICE.test(segment.split(".")[0]?.trim() ?? "")) return "a reserved device name";
   }
   if (!isInside(root, resolve(root, form.replaceAll("\\", "/")), allowRoot))

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { escapes } from "./corpus/oracle.js";
 import { checkPath } from "./index.js";
 
 const ROOT = "/srv/data";
@@ -50,6 +51,8 @@ describe("checkPath: IIS %uXXXX escapes get the readings of %XX", () => {
     ["%25uZZZZ", BAD_U],
     ["%e2%80%u00a5", "malformed percent-encoding"],
     ["\ud800%u0041", "control or invisible characters (NUL, bidi overrides, zero-width)"],
+    ["a%ef%bb%bf.txt", "control or invisible characters (NUL, bidi overrides, zero-width)"],
+    ["%ef%bb%bf", "control or invisible characters (NUL, bidi overrides, zero-width)"],
   ])("fails closed on the malformed %j", (path, reason) => {
     expect(check(path)).toEqual({ ok: false, reason });
   });
@@ -125,7 +128,24 @@ const SEPARATORS = [
   ["%u2215", "%u2216", "%u29f5", "∕", "∖", "⧵", "／", "＼", "%uEFC8", "%uF025", "¥", "₩", "%c0%af"],
 ].flat();
 
+// Pieces for paths that the reference decoder of the corpus test (corpus/oracle.ts) judges.
+const PIECES = [
+  ...new Set([...DOTS, ...DOTS_PAIR, ...SEPARATORS]),
+  ...["..", "a", "b.txt", ";", ";x", "%3b", "?", "%3f", "*", "%u", "%u00", "%uD83D", "%uDE00", "%25", "%", "%00", "~"],
+  ...["％", "%uff05", "2e", "2f", "5c", "%%35", "63", "%25u", "u002e", "?.", ".?", "。", "%u3002", "C:", "%3a", "nul"],
+];
+
 describe("checkPath: properties", () => {
+  it("accepts no path that escapes the root under the corpus test's reference decoder", () => {
+    const path = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 8 }).map((p) => p.join(""));
+    fc.assert(
+      fc.property(path, (p) => {
+        if (check(p).ok) expect(escapes(p), p).toBe(false);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it("refuses every path with a `..` segment, however its dots and separators are written", () => {
     const dotdot = fc.oneof(
       fc.tuple(fc.constantFrom(...DOTS), fc.constantFrom(...DOTS)).map(([a, b]) => a + b),

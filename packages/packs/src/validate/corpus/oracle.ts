@@ -92,8 +92,9 @@ const TRANSFORMS: readonly ((s: string) => string)[] = [
   (s) => s.replace(/%u([0-9a-f]{4})/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
   (s) => s.normalize("NFKC"),
   (s) => s.replace(LOOKALIKE_RE, (c) => LOOKALIKES[c] as string),
-  // Servlet containers drop path parameters: Tomcat reads `..;x=y/` as `../`.
-  (s) => s.replace(/;[^/\\]*/g, ""),
+  // Servlet containers drop path parameters: Tomcat reads `..;x=y/` as `../` (and `;x/` as an
+  // empty segment, which is `./`, not a leading `/`).
+  (s) => s.replace(/(^|[/\\])([^/\\;]*);[^/\\]*/g, (_m, sep: string, name: string) => sep + (name || ".")),
   // C strings end at NUL: `../../etc/passwd%00.png` opens `../../etc/passwd`.
   (s) => (s.includes("\0") ? s.slice(0, s.indexOf("\0")) : s),
   // Sanitisers that delete control characters: `.%00.` and `..%01` become `..`.
