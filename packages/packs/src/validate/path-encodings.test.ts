@@ -90,6 +90,8 @@ describe("checkPath: servlet path parameters, best-fit code pages, private use, 
     ["*.*/etc", WILDCARD],
     ["a/?*/b", WILDCARD],
     [".%3f/etc", WILDCARD],
+    ["?.;x/etc", WILDCARD],
+    ["?.%3b./etc", WILDCARD],
   ])("refuses %j", (path, reason) => {
     expect(check(path)).toEqual({ ok: false, reason });
   });
