@@ -30,7 +30,7 @@ const DOTS_SEGMENT = /^[\s.\u3002\uff61]*$/;
 const DOT_LIKE = /[.\u3002\uff61]/g;
 const DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9]|conin\$|conout\$)$/i;
 // Private-use code points: Cygwin, Services for Macintosh and Samba map the characters Windows
-// forbids (`\ : * ? " < > |`) into this area, and IIS best-fit read some (U+EFC8, U+F025) as slashes.
+// forbids (`\ : * ? " < > |`) into this area, and traversal fuzzers (dotdotpwn) send U+EFC8 and U+F025 as slashes.
 const PRIVATE_USE = /\p{Co}/u;
 // A segment of dots and glob wildcards that a glob can expand to `..` (`.?`, `??`, `.*`, `*.*`):
 // Windows' FindFirstFile does, and so did bash before `globskipdots`. A lone `*` or `**` is left alone.
@@ -48,12 +48,17 @@ function canMatchDots(segment: string): boolean {
   return WILDCARD_DOTS.test(segment) && /[?*]/.test(segment) && segment.trim().replace(/^\*+$/, "").length >= 2;
 }
 
+function isDevice(segment: string): boolean {
+  return DEVICE.test(segment.split(".")[0]?.trim() ?? "");
+}
+
 function segmentProblem(segment: string): string | undefined {
   if (isDots(segment)) return "parent-directory traversal (..)";
   // Servlet containers (Tomcat, Jetty) drop path parameters: `..;x=1/` is read as `../`.
   const name = segment.split(";")[0] as string;
   if (name !== segment && isDots(name)) return "parent-directory traversal with a path parameter (..;)";
   if (canMatchDots(segment) || canMatchDots(name)) return "wildcards that can match .. (.?, ??, .*)";
+  if (isDevice(segment) || isDevice(name)) return "a reserved device name";
   return undefined;
 }
 
@@ -75,7 +80,6 @@ function problem(form: string, root: string, allowRoot: boolean): string | undef
   for (const segment of form.split(/[\\/]/)) {
     const why = segmentProblem(segment);
     if (why !== undefined) return why;
-    if (DEVICE.test(segment.split(".")[0]?.trim() ?? "")) return "a reserved device name";
   }
   if (!isInside(root, resolve(root, form.replaceAll("\\", "/")), allowRoot))
     return "it resolves outside the allowed root";

@@ -91,6 +91,7 @@ describe("checkPath: servlet path parameters, best-fit code pages, private use, 
     ["a/?*/b", WILDCARD],
     [".%3f/etc", WILDCARD],
     ["?.;x/etc", WILDCARD],
+    ["logs/con;x.txt", "a reserved device name"],
     ["?.%3b./etc", WILDCARD],
   ])("refuses %j", (path, reason) => {
     expect(check(path)).toEqual({ ok: false, reason });
