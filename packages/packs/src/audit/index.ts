@@ -1,6 +1,6 @@
 import { definePack, messageOf, type Pack, type ToolCallHookContext, ToolwareError } from "@toolware/core";
+import { redactValue } from "@toolware/packs/redact";
 import { observerOptions } from "../internal/observer-options.js";
-import { redactValue } from "../redact/index.js";
 import { type AuditOptions, resolveAuditOptions } from "./options.js";
 import { RecordBuilder } from "./record.js";
 import { AuditWriter } from "./writer.js";

@@ -1,6 +1,6 @@
 import { type CallStatus, messageOf, type ToolCallHookContext, ToolwareError } from "@toolware/core";
-import { truncate } from "../debug-log/preview.js";
 import { type HookDecision, hookDecisions } from "../internal/decisions.js";
+import { truncate } from "../internal/truncate.js";
 
 /** One line of the audit trail. */
 export interface AuditRecord {

@@ -1,12 +1,13 @@
 import { definePack, type Next, type Pack, type Tool, type ToolCallHookContext, type ToolInput } from "@toolware/core";
+import { canonicalJson } from "../internal/canonical-json.js";
+import { parseDuration } from "../internal/duration.js";
 import { packTypeError } from "../internal/errors.js";
-import { parseDuration } from "../rate-limit/duration.js";
-import { canonicalJson } from "./canonical-json.js";
+import { isThenable } from "../internal/thenable.js";
 import { awaitFlight, createFlight, type Flight, type FlightOutcome, failedFlight, isAborted } from "./flight.js";
 import { type CacheOptions, type CacheScope, validate } from "./options.js";
 import { type CacheEntry, type CacheStore, memoryCacheStore } from "./store.js";
 
-export { canonicalJson } from "./canonical-json.js";
+export { canonicalJson } from "../internal/canonical-json.js";
 export type { CacheOptions, CacheScope } from "./options.js";
 export {
   type CacheEntry,
@@ -78,10 +79,6 @@ function scopeFunction(scope: CacheScope | undefined): ((ctx: ToolCallHookContex
         return `fn:${s}`;
       };
   }
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }
 
 /**

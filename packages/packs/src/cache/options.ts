@@ -1,7 +1,7 @@
 import type { ToolCallHookContext, ToolFilter, ToolInput } from "@toolware/core";
+import type { Duration } from "../internal/duration.js";
 import { packTypeError, shown } from "../internal/errors.js";
 import { checkBoolean, checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
-import type { Duration } from "../rate-limit/duration.js";
 import type { CacheStore } from "./store.js";
 
 /**

@@ -1,7 +1,7 @@
 import { Agent, defineTool, ToolHooks } from "@toolware/core";
+import { retry } from "@toolware/packs/retry";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { retry } from "../retry/index.js";
 import { type CircuitBreakerOptions, type CircuitChange, circuitBreaker } from "./index.js";
 
 // A tool whose next answers are scripted: "ok", "fail", or "hang" (settled by hand).

@@ -1,6 +1,7 @@
 import { definePack, type Next, type Pack, type ToolCallHookContext, type ToolFilter } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
 import { checkFunction, checkKeys, checkMessage, checkOptionsObject } from "../internal/options.js";
+import { isThenable } from "../internal/thenable.js";
 import {
   type CircuitAdmission,
   type CircuitOutcome,
@@ -258,8 +259,4 @@ export function circuitBreaker<St extends CircuitStore = MemoryCircuitStore>(
       return Promise.resolve(closed).then(closedAll);
     },
   });
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }

@@ -8,8 +8,8 @@ import {
   type ToolCallHookContext,
   ToolHooks,
 } from "@toolware/core";
+import { circuitBreaker } from "@toolware/packs/circuit-breaker";
 import { describe, expect, it } from "vitest";
-import { circuitBreaker } from "../circuit-breaker/index.js";
 import { forAgents, forTools, unless, when } from "./index.js";
 
 const echo = (name: string) => defineTool({ name, execute: (input: Record<string, unknown>) => ({ ...input }) });

@@ -11,10 +11,12 @@ import { type HookDecision, hookDecisions } from "../internal/decisions.js";
 import { packTypeError, shown } from "../internal/errors.js";
 import { observerOptions } from "../internal/observer-options.js";
 import { checkBoolean, checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
-import { limitsOf, type PreviewLimits, safeJson, truncate } from "./preview.js";
+import { truncate } from "../internal/truncate.js";
+import { limitsOf, type PreviewLimits, safeJson } from "./preview.js";
 
 export type { HookDecision } from "../internal/decisions.js";
-export { type PreviewLimits, safeJson, truncate } from "./preview.js";
+export { truncate } from "../internal/truncate.js";
+export { type PreviewLimits, safeJson } from "./preview.js";
 
 declare module "@toolware/core" {
   interface ToolCallState {

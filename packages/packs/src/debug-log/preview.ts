@@ -12,23 +12,6 @@ export interface PreviewLimits {
 export const DEFAULT_LIMITS: PreviewLimits = Object.freeze({ input: 200, result: 200, task: 50 });
 
 /**
- * Shortens text to `max` characters, saying how much was cut. Never splits a
- * surrogate pair, so the preview stays valid UTF-16.
- *
- * @example
- * ```ts
- * truncate("abcdef", 3); // "abc… (+3 chars)"
- * ```
- */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let cut = max;
-  const code = text.charCodeAt(cut - 1);
-  if (code >= 0xd800 && code <= 0xdbff) cut--;
-  return `${text.slice(0, cut)}… (+${text.length - cut} chars)`;
-}
-
-/**
  * JSON for a log line that never throws: bigints as strings, anything JSON
  * cannot write (a cycle) as a placeholder.
  *

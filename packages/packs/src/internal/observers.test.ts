@@ -1,15 +1,15 @@
 // Failing observers of packs report where failing listeners do, and errors the packs report carry codes.
 import { defineTool, scriptedHumanInput, type ToolCallHookContext, ToolHooks, toolwareCode } from "@toolware/core";
+import { approval } from "@toolware/packs/approval";
+import { cache, canonicalJson } from "@toolware/packs/cache";
+import { circuitBreaker } from "@toolware/packs/circuit-breaker";
+import { forAgents, forTools, when } from "@toolware/packs/conditional";
+import { debugLog } from "@toolware/packs/debug-log";
+import { guardrails } from "@toolware/packs/guardrails";
+import { rateLimit } from "@toolware/packs/rate-limit";
+import { validate } from "@toolware/packs/validate";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { approval } from "../approval/index.js";
-import { cache, canonicalJson } from "../cache/index.js";
-import { circuitBreaker } from "../circuit-breaker/index.js";
-import { forAgents, forTools, when } from "../conditional/index.js";
-import { debugLog } from "../debug-log/index.js";
-import { guardrails } from "../guardrails/index.js";
-import { rateLimit } from "../rate-limit/index.js";
-import { validate } from "../validate/index.js";
 
 const runs: string[] = [];
 const tool = (name: string) => defineTool({ name, execute: () => runs.push(name) && `${name} done` });

@@ -1,18 +1,18 @@
 // Option mistakes in every pack this folder's checker serves: refused at setup, with a code and a hint.
 import { ToolwareTypeError, toolwareCode } from "@toolware/core";
+import { analytics } from "@toolware/packs/analytics";
+import { approval } from "@toolware/packs/approval";
+import { cache, memoryCacheStore } from "@toolware/packs/cache";
+import { circuitBreaker } from "@toolware/packs/circuit-breaker";
+import { debugLog } from "@toolware/packs/debug-log";
+import { guardrails } from "@toolware/packs/guardrails";
+import { loopGuard } from "@toolware/packs/loop-guard";
+import { memoryRateLimitStore, rateLimit } from "@toolware/packs/rate-limit";
+import { createRedactor, redact } from "@toolware/packs/redact";
+import { checkPath, queryRules, safePath, validate } from "@toolware/packs/validate";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { analytics } from "../analytics/index.js";
-import { approval } from "../approval/index.js";
-import { cache, memoryCacheStore } from "../cache/index.js";
-import { circuitBreaker } from "../circuit-breaker/index.js";
-import { debugLog } from "../debug-log/index.js";
-import { guardrails } from "../guardrails/index.js";
-import { loopGuard } from "../loop-guard/index.js";
-import { memoryRateLimitStore, rateLimit } from "../rate-limit/index.js";
-import { createRedactor, redact } from "../redact/index.js";
-import { checkPath, queryRules, safePath, validate } from "../validate/index.js";
 
 interface Subject {
   readonly make: (options: never) => unknown;

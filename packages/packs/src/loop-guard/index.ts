@@ -1,6 +1,7 @@
 import { type Agent, type Crew, definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
-import { canonicalJson } from "../cache/canonical-json.js";
-import { formatDuration, parseDuration } from "../rate-limit/duration.js";
+import { canonicalJson } from "../internal/canonical-json.js";
+import { formatDuration, parseDuration } from "../internal/duration.js";
+import { isThenable } from "../internal/thenable.js";
 import { type LoopGuardOptions, validate } from "./options.js";
 import {
   type LoopGuardStore,
@@ -57,10 +58,6 @@ export type LoopGuardPack<H = LoopHistoryEntry[]> = Pack<{
    */
   history(target?: Agent | Crew): H;
 }>;
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
-}
 
 // Calls without an agent (scope "agent") or a crew (scope "crew"), and the "global" scope, share this one.
 const NOBODY = {};

@@ -1,4 +1,5 @@
 import type { AgentFilter, ToolFilter } from "@toolware/core";
+import type { Duration } from "../internal/duration.js";
 import { packTypeError, shown } from "../internal/errors.js";
 import {
   checkBoolean,
@@ -8,7 +9,6 @@ import {
   checkOptionsObject,
   checkPriority,
 } from "../internal/options.js";
-import type { Duration } from "../rate-limit/duration.js";
 import type { LoopEvent, LoopScope } from "./index.js";
 import type { LoopGuardStore, MemoryLoopGuardStore } from "./store.js";
 

@@ -1,7 +1,8 @@
 import { definePack, type Pack, type ToolCallHookContext, type ToolFilter } from "@toolware/core";
+import { type Duration, formatDuration, parseDuration } from "../internal/duration.js";
 import { packTypeError, shown } from "../internal/errors.js";
 import { checkFunction, checkKeys, checkMessage, checkOptionsObject, checkPriority } from "../internal/options.js";
-import { type Duration, formatDuration, parseDuration } from "./duration.js";
+import { isThenable } from "../internal/thenable.js";
 import {
   memoryRateLimitStore,
   type RateLimitAlgorithm,
@@ -10,7 +11,7 @@ import {
   type RateLimitStore,
 } from "./store.js";
 
-export { type Duration, type DurationUnit, formatDuration, parseDuration } from "./duration.js";
+export { type Duration, type DurationUnit, formatDuration, parseDuration } from "../internal/duration.js";
 export {
   type MemoryRateLimitStore,
   type MemoryRateLimitStoreOptions,
@@ -140,10 +141,6 @@ function validate(options: RateLimitOptions): void {
     throw invalid(`\`keyPrefix\` must be a string, got ${shown(keyPrefix)}`);
   }
   checkPriority(priority, PREFIX);
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
 function checkDecision(d: unknown): RateLimitDecision {

@@ -1,8 +1,8 @@
 import { defineTool, ToolHooks, toolwareCode } from "@toolware/core";
+import { cache } from "@toolware/packs/cache";
+import { loopGuard } from "@toolware/packs/loop-guard";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cache } from "../cache/index.js";
-import { loopGuard } from "../loop-guard/index.js";
 import { formatDuration, parseDuration, rateLimit } from "./index.js";
 
 // Every duration the messages may show, from a millisecond to ten years, whole and fractional.

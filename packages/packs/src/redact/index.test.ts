@@ -1,6 +1,6 @@
 import { defineTool, ToolHooks } from "@toolware/core";
+import { cache } from "@toolware/packs/cache";
 import { describe, expect, it } from "vitest";
-import { cache } from "../cache/index.js";
 import { redact, redactValue } from "./index.js";
 
 const SECRET_TEXT = "key sk-proj-abc123def456ghi789jkl0 for bob@example.com, card 4111 1111 1111 1111";

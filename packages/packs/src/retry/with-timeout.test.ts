@@ -1,6 +1,6 @@
 import { defineTool, ToolHooks } from "@toolware/core";
+import { ToolTimeoutError, timeout } from "@toolware/packs/timeout";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ToolTimeoutError, timeout } from "../timeout/index.js";
 import { retry } from "./index.js";
 
 // How retry and timeout nest: the first hook to wrap the execution is the outermost.

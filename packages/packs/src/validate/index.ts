@@ -3,6 +3,7 @@ import { definePack, normalizeName, type Pack, type ToolCallHookContext } from "
 import { packTypeError, shown } from "../internal/errors.js";
 import { isPlainObject, writeInPlace } from "../internal/in-place.js";
 import { checkBoolean, checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
+import { isThenable } from "../internal/thenable.js";
 import { formatIssues } from "./issues.js";
 
 export type { ToolSelector } from "../internal/tool-match.js";
@@ -75,10 +76,6 @@ function checkOptions(options: ValidateOptions): void {
   }
   checkFunction(message, "message", PREFIX);
   checkPriority(priority, PREFIX);
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
 /**

@@ -1,4 +1,4 @@
-import { packTypeError, shown } from "../internal/errors.js";
+import { packTypeError, shown } from "./errors.js";
 
 /** A duration: milliseconds, or a string such as `"500ms"`, `"10s"`, `"1m"`, `"1h"`, `"1d"`. */
 export type Duration = number | `${number}${DurationUnit}`;

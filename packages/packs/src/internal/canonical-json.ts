@@ -1,4 +1,4 @@
-import { packTypeError } from "../internal/errors.js";
+import { packTypeError } from "./errors.js";
 
 /**
  * Serialises a value so that equal inputs give equal strings whatever their
