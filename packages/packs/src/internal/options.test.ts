@@ -9,6 +9,8 @@ import { guardrails } from "@toolware/packs/guardrails";
 import { loopGuard } from "@toolware/packs/loop-guard";
 import { memoryRateLimitStore, rateLimit } from "@toolware/packs/rate-limit";
 import { createRedactor, redact } from "@toolware/packs/redact";
+import { retry } from "@toolware/packs/retry";
+import { timeout } from "@toolware/packs/timeout";
 import { checkPath, queryRules, safePath, validate } from "@toolware/packs/validate";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -143,6 +145,9 @@ const SUBJECTS: Record<string, Subject> = {
   memoryCacheStore: s(memoryCacheStore, "toolware/cache: memoryCacheStore()", {}, ["maxEntries"]),
   memoryRateLimitStore: s(memoryRateLimitStore, "toolware/rate-limit: memoryRateLimitStore()", {}, ["sweepEvery"]),
   checkPath: s((o: never) => checkPath("a.txt", o), "toolware/validate: checkPath()", { root: "/srv" }, ["allowRoot"]),
+  // No keys to misspell here: retry and timeout list their options instead of guessing (see below).
+  retry: s(retry, "toolware/retry", {}, []),
+  timeout: s(timeout, "toolware/timeout", { ms: 10 }, []),
 };
 
 function thrown(f: () => unknown): unknown {
@@ -189,6 +194,19 @@ describe("pack options: unknown keys", () => {
     expect(() => debugLog({ maxPreview: { output: 5 } } as never)).toThrow(
       "toolware/debug-log: unknown `maxPreview` part `output` (expected one of: input, result, task)",
     );
+  });
+
+  it("lists retry's and timeout's options instead of guessing, and names a nested key by its path", () => {
+    expect(() => retry({ retrys: 1 } as never)).toThrow(
+      "toolware/retry: unknown option `retrys` (expected one of: retries, minDelayMs, maxDelayMs, factor, jitter, retryOn, tools, sleep, random, onRetry)",
+    );
+    expect(() => timeout({ ms: 10, tool: "x" } as never)).toThrow(
+      "toolware/timeout: unknown option `tool` (expected one of: ms, tools, message)",
+    );
+    expect(() => timeout({ ms: { defualt: 10 } as never })).toThrow(
+      "toolware/timeout: unknown option `ms.defualt` (expected one of: default, perTool)",
+    );
+    expect(() => timeout({ ms: { "per tool": 10 } as never })).toThrow('unknown option `ms."per tool"`');
   });
 
   it("quotes a key that is not a plain word, and cuts a long one", () => {

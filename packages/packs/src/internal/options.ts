@@ -7,6 +7,13 @@ export interface KeyCheck {
   readonly what?: string;
   /** Names other libraries use for an option, pointing at ours: `{ windowMs: "per" }`. */
   readonly aliases?: Readonly<Record<string, string>>;
+  /** Where the object sits, shown before the key: `ms.` gives ``unknown option `ms.defualt` ``. */
+  readonly at?: string;
+  /**
+   * `false`: always list the known keys, never guess. retry and timeout have listed them since they
+   * were written, and their tests and users' log searches pin that text.
+   */
+  readonly suggest?: boolean;
 }
 
 /**
@@ -42,11 +49,11 @@ export function checkKeys(options: object, known: readonly string[], prefix: str
   for (const key of Object.keys(options)) {
     if (known.includes(key)) continue;
     const alias = check.aliases !== undefined && Object.hasOwn(check.aliases, key) ? check.aliases[key] : undefined;
-    const guess = alias ?? closest(key, known);
+    const guess = alias ?? (check.suggest === false ? undefined : closest(key, known));
     const hint = guess === undefined ? ` (expected one of: ${known.join(", ")})` : ` (did you mean \`${guess}\`?)`;
     throw packTypeError(
       "TOOLWARE_UNKNOWN_OPTION",
-      `${prefix}: ${check.what ?? "unknown option"} \`${label(key)}\`${hint}`,
+      `${prefix}: ${check.what ?? "unknown option"} \`${check.at ?? ""}${label(key)}\`${hint}`,
     );
   }
 }

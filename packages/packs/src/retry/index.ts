@@ -6,6 +6,7 @@ import {
   type ToolFilter,
   ToolwareTypeError,
 } from "@toolware/core";
+import { checkKeys, checkOptionsObject } from "../internal/options.js";
 
 /** How the retried tool's attempts went; on `ctx.state.retry` for the hooks of the call. */
 export interface RetryState {
@@ -127,15 +128,8 @@ function raceAbort(waiting: Promise<void>, signal: AbortSignal): Promise<void> {
  * ```
  */
 export function retry(options: RetryOptions = {}): Pack {
-  if (options === null || typeof options !== "object") fail("retry() takes an options object");
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.includes(key)) {
-      throw new ToolwareTypeError(
-        "TOOLWARE_UNKNOWN_OPTION",
-        `toolware/retry: unknown option \`${key}\` (expected one of: ${OPTION_KEYS.join(", ")})`,
-      );
-    }
-  }
+  checkOptionsObject(options, "toolware/retry: retry() takes an options object");
+  checkKeys(options, OPTION_KEYS, "toolware/retry", { suggest: false });
   const { retries = 2, minDelayMs = 200, maxDelayMs = 5_000, factor = 2, jitter = "full", tools } = options;
   if (!Number.isInteger(retries) || retries < 0) fail(`\`retries\` must be a whole number ≥ 0, got ${String(retries)}`);
   if (!Number.isFinite(minDelayMs) || minDelayMs < 0) fail(`\`minDelayMs\` must be ≥ 0, got ${String(minDelayMs)}`);

@@ -8,6 +8,7 @@ import {
   ToolwareError,
   ToolwareTypeError,
 } from "@toolware/core";
+import { checkKeys, checkOptionsObject } from "../internal/options.js";
 
 /** Per-tool limits: `perTool` by tool name (compared normalised), `default` for the rest. */
 export interface TimeoutLimits {
@@ -62,17 +63,6 @@ function invalid(message: string): never {
   throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: ${message}`);
 }
 
-function checkKeys(object: object, allowed: readonly string[], where: string): void {
-  for (const key of Object.keys(object)) {
-    if (!allowed.includes(key)) {
-      throw new ToolwareTypeError(
-        "TOOLWARE_UNKNOWN_OPTION",
-        `${PREFIX}: unknown option \`${where}${key}\` (expected one of: ${allowed.join(", ")})`,
-      );
-    }
-  }
-}
-
 function checkMs(value: unknown, what: string): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
     invalid(`${what} must be a positive, finite number of milliseconds, got ${String(value)}`);
@@ -89,7 +79,7 @@ function compileLimits(ms: TimeoutOptions["ms"]): {
     return { limitFor: () => limit };
   }
   if (ms === null || typeof ms !== "object") invalid("`ms` must be a number or { default?, perTool? }");
-  checkKeys(ms, LIMIT_KEYS, "ms.");
+  checkKeys(ms, LIMIT_KEYS, PREFIX, { at: "ms.", suggest: false });
   const fallback = ms.default === undefined ? undefined : checkMs(ms.default, "`ms.default`");
   const perTool = new Map<string, number>();
   for (const [name, value] of Object.entries(ms.perTool ?? {})) {
@@ -173,9 +163,8 @@ function bounded(
  * ```
  */
 export function timeout(options: TimeoutOptions): Pack<TimeoutPack> {
-  if (options === null || typeof options !== "object")
-    invalid("timeout() takes an options object { ms, tools?, message? }");
-  checkKeys(options, OPTION_KEYS, "");
+  checkOptionsObject(options, `${PREFIX}: timeout() takes an options object { ms, tools?, message? }`);
+  checkKeys(options, OPTION_KEYS, PREFIX, { suggest: false });
   const { message } = options;
   if (message !== undefined && typeof message !== "string" && typeof message !== "function") {
     invalid("`message` must be a string or a function");
