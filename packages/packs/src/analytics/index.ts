@@ -1,15 +1,11 @@
-import {
-  type AgentFilter,
-  type CallStatus,
-  definePack,
-  type Pack,
-  type ToolCallHookContext,
-  type ToolFilter,
-} from "@toolware/core";
+import { type AgentFilter, type CallStatus, definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
 import { observerOptions } from "../internal/observer-options.js";
 import { checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
+import type { ToolSelector } from "../internal/tool-selector.js";
 import { type AnalyticsSnapshot, Counter } from "./stats.js";
+
+export type { ToolSelector } from "../internal/tool-selector.js";
 
 export { type AnalyticsSnapshot, type DurationStats, nearestRank, type ToolStats } from "./stats.js";
 
@@ -37,7 +33,7 @@ export interface AnalyticsOptions {
   /** Clock in milliseconds. Default `performance.now`. */
   now?: () => number;
   /** Only count these tools. Default: every tool. */
-  tools?: ToolFilter;
+  tools?: ToolSelector;
   /** Only count these agents' calls. Default: every call. */
   agents?: AgentFilter;
   /**
@@ -129,7 +125,7 @@ export function analytics(options: AnalyticsOptions = {}): AnalyticsPack {
     });
   }
 
-  const hookOptions = observerOptions(options, 1000);
+  const hookOptions = observerOptions(options, 1000, "toolware/analytics");
 
   return definePack({
     name: "analytics",

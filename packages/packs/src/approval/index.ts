@@ -1,6 +1,6 @@
 import { definePack, HumanInputTimeoutError, messageOf, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { writeInPlace } from "../internal/in-place.js";
-import { selectorToFilter, type ToolSelector } from "../internal/tool-match.js";
+import { selectorToFilter, type ToolSelector } from "../internal/tool-selector.js";
 import { type AnswerWords, type ApprovalAnswer, answerProblem, parseBuiltIn, stableKey } from "./answer.js";
 import {
   type ApprovalDecision,

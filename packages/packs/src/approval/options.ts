@@ -1,7 +1,7 @@
 import type { ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
 import { checkBoolean, checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
-import type { ToolSelector } from "../internal/tool-match.js";
+import type { ToolSelector } from "../internal/tool-selector.js";
 import { type AnswerWords, type ApprovalAnswer, displayJson, printable } from "./answer.js";
 import type { ApprovalStore } from "./store.js";
 

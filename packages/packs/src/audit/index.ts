@@ -6,6 +6,7 @@ import { RecordBuilder } from "./record.js";
 import { AuditWriter } from "./writer.js";
 
 export type { HookDecision } from "../internal/decisions.js";
+export type { ToolSelector } from "../internal/tool-selector.js";
 export { type CliOutput, runToolwareCli } from "./cli.js";
 export { formatAuditSummary } from "./format.js";
 export type { AuditOptions } from "./options.js";
@@ -89,7 +90,7 @@ export function audit(options: AuditOptions): AuditPack {
     }
   }
 
-  const hookOptions = { ...observerOptions(options, 1100), onError: resolved.onError };
+  const hookOptions = { ...observerOptions(options, 1100, "toolware/audit"), onError: resolved.onError };
   return definePack({
     name: "audit",
     // At equal priority after-hooks sit outside before-hooks: the record sees every hook inside both.

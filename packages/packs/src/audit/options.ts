@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
-import type { AgentFilter, ToolFilter, ToolwareTypeError } from "@toolware/core";
+import type { AgentFilter, ToolwareTypeError } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
 import { checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
+import type { ToolSelector } from "../internal/tool-selector.js";
 import type { AuditDurability } from "./writer.js";
 
 /** Options of {@link audit}. */
@@ -34,7 +35,7 @@ export interface AuditOptions {
   now?: () => number;
   /** Chain position. Default 1100: outside analytics (1000) and the guards, inside the otel span (1200). */
   priority?: number;
-  tools?: ToolFilter;
+  tools?: ToolSelector;
   agents?: AgentFilter;
 }
 

@@ -3,11 +3,13 @@ import { canonicalJson } from "../internal/canonical-json.js";
 import { parseDuration } from "../internal/duration.js";
 import { packTypeError } from "../internal/errors.js";
 import { isThenable } from "../internal/thenable.js";
+import { toolFilter } from "../internal/tool-selector.js";
 import { awaitFlight, createFlight, type Flight, type FlightOutcome, failedFlight, isAborted } from "./flight.js";
 import { type CacheOptions, type CacheScope, validate } from "./options.js";
 import { type CacheEntry, type CacheStore, memoryCacheStore } from "./store.js";
 
 export { canonicalJson } from "../internal/canonical-json.js";
+export type { ToolSelector } from "../internal/tool-selector.js";
 export type { CacheOptions, CacheScope } from "./options.js";
 export {
   type CacheEntry,
@@ -269,7 +271,7 @@ export function cache(options: CacheOptions): CachePack {
           name: "cache",
           onError: "continue",
           priority: options.priority ?? -100,
-          tools: options.tools,
+          tools: toolFilter(options.tools, "toolware/cache: tools"),
         },
       },
     ],

@@ -1,7 +1,8 @@
-import type { ToolCallHookContext, ToolFilter, ToolInput } from "@toolware/core";
+import type { ToolCallHookContext, ToolInput } from "@toolware/core";
 import type { Duration } from "../internal/duration.js";
 import { packTypeError, shown } from "../internal/errors.js";
 import { checkBoolean, checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
+import type { ToolSelector } from "../internal/tool-selector.js";
 import type { CacheStore } from "./store.js";
 
 /**
@@ -14,8 +15,8 @@ export type CacheScope = "global" | "agent" | "crew" | ((ctx: ToolCallHookContex
 
 /** Options of {@link cache}. */
 export interface CacheOptions {
-  /** Required: the tools to cache (names, globs, RegExps, tool objects, a predicate), or `"*"` for all. */
-  tools: ToolFilter;
+  /** Required: the tools to cache ({@link ToolSelector}: names, globs, RegExps, tags, tool objects, a predicate), or `"*"` for all. */
+  tools: ToolSelector;
   /** How long a result is served. Default `"5m"`. */
   ttl?: Duration;
   /** Where results live. Default: an in-memory LRU store of `maxEntries`. */

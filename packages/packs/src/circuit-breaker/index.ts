@@ -1,7 +1,8 @@
-import { definePack, type Next, type Pack, type ToolCallHookContext, type ToolFilter } from "@toolware/core";
+import { definePack, type Next, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
 import { checkFunction, checkKeys, checkMessage, checkOptionsObject } from "../internal/options.js";
 import { isThenable } from "../internal/thenable.js";
+import { type ToolSelector, toolFilter } from "../internal/tool-selector.js";
 import {
   type CircuitAdmission,
   type CircuitOutcome,
@@ -13,6 +14,8 @@ import {
   type MemoryCircuitStore,
   memoryCircuitStore,
 } from "./store.js";
+
+export type { ToolSelector } from "../internal/tool-selector.js";
 
 export {
   type CircuitAdmission,
@@ -59,7 +62,7 @@ export interface CircuitBreakerOptions<St extends CircuitStore = MemoryCircuitSt
   /** The block reason the agent reads. Default: `circuit open for <key>, retry in <n>s`. */
   message?: string | ((info: CircuitBlockInfo) => string);
   /** Only guard these tools. Default: every tool. */
-  tools?: ToolFilter;
+  tools?: ToolSelector;
   /** Told about every change of state (open → half-open is noticed at the next call). */
   onStateChange?: (change: CircuitChange) => void;
   /**
@@ -251,7 +254,13 @@ export function circuitBreaker<St extends CircuitStore = MemoryCircuitStore>(
   return definePack({
     name: "circuit-breaker",
     stateful: true,
-    hooks: [{ kind: "middleware", fn: circuitBreakerGuard, options: tools === undefined ? {} : { tools } }],
+    hooks: [
+      {
+        kind: "middleware",
+        fn: circuitBreakerGuard,
+        options: tools === undefined ? {} : { tools: toolFilter(tools, "toolware/circuit-breaker: tools") },
+      },
+    ],
     state: (k: string) => store.snapshot(k, now(), policy) as ReturnType<St["snapshot"]>,
     reset(k?: string): void | Promise<void> {
       const closed = store.reset(k);

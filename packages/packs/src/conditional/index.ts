@@ -10,7 +10,15 @@ import {
   type ToolMiddleware,
 } from "@toolware/core";
 import { packTypeError } from "../internal/errors.js";
-import { checkMatchers, type Narrowing, narrowPack, type RoleMatchers, type ToolMatchers } from "./narrow.js";
+import { hasFlagMatcher, toolFilter } from "../internal/tool-selector.js";
+import {
+  checkMatchers,
+  type NameMatchers,
+  type Narrowing,
+  narrowPack,
+  type RoleMatchers,
+  type ToolMatchers,
+} from "./narrow.js";
 
 export type { RoleMatchers, ToolMatchers } from "./narrow.js";
 
@@ -30,7 +38,7 @@ export interface Conditional {
   when(predicate: ContextPredicate): Conditional;
   /** Also require that `predicate` is false (checked per call). */
   unless(predicate: ContextPredicate): Conditional;
-  /** Also require one of these tools (decided once per chain). */
+  /** Also require one of these tools (decided once per chain; with `{ tag }` or `{ destructive }`, once per tool). */
   forTools(matchers: ToolMatchers): Conditional;
   /** Also require an agent with one of these roles (decided once per chain; calls without an agent do not match). */
   forAgents(roles: RoleMatchers): Conditional;
@@ -74,8 +82,11 @@ function conditional(name: string, narrowings: readonly Narrowing[]): Conditiona
       return more({ predicate: (ctx) => !p(ctx) });
     },
     forTools: (matchers) => {
+      if (hasFlagMatcher(matchers)) {
+        return more({ predicate: toolFilter(matchers, "toolware/conditional: forTools()") as ContextPredicate });
+      }
       checkMatchers(matchers, "forTools");
-      return more({ tools: matchers });
+      return more({ tools: matchers as NameMatchers });
     },
     forAgents: (roles) => {
       checkMatchers(roles, "forAgents");

@@ -10,20 +10,26 @@ import {
   type ToolFilter,
 } from "@toolware/core";
 import { packTypeError } from "../internal/errors.js";
+import type { ToolSelector } from "../internal/tool-selector.js";
 
-/** Tool names, globs (`db_*`), RegExps or tool objects: decided once per chain by the core. */
-export type ToolMatchers = Exclude<ToolFilter, ContextPredicate>;
+/**
+ * The tools of `forTools`: names, globs (`db_*`), RegExps or tool objects, decided once per chain by the core, and
+ * `{ tag }` / `{ destructive }`, answered once per tool (the vocabulary of every pack's `tools` option).
+ */
+export type ToolMatchers = Exclude<ToolSelector, (ctx: ToolCallHookContext) => boolean>;
+/** The static part: what the core's `tools` filter decides once per chain. @internal */
+export type NameMatchers = Exclude<ToolFilter, ContextPredicate>;
 /** Agent roles, globs or RegExps: decided once per chain by the core. */
 export type RoleMatchers = Exclude<AgentFilter, ContextPredicate>;
 
 /** One extra condition to put on every hook of a pack. @internal */
 export interface Narrowing {
-  readonly tools?: ToolMatchers;
+  readonly tools?: NameMatchers;
   readonly agents?: RoleMatchers;
   readonly predicate?: ContextPredicate;
 }
 
-type Matchers = ToolMatchers | RoleMatchers;
+type Matchers = NameMatchers | RoleMatchers;
 type Item = string | RegExp | { readonly name: string };
 type NameTest = (raw: string, normalized: string) => boolean;
 
@@ -138,7 +144,7 @@ export function narrowOptions(options: HookOptions | undefined, add: Narrowing):
   if (add.agents !== undefined) agentStatics.push(add.agents);
   if (add.predicate !== undefined) preds.push(add.predicate);
 
-  let toolSlot: ToolFilter | undefined | null = combine(toolStatics, preds, toolPredicate) as ToolMatchers;
+  let toolSlot: ToolFilter | undefined | null = combine(toolStatics, preds, toolPredicate) as NameMatchers;
   let agentSlot: AgentFilter | undefined | null = combine(agentStatics, preds, agentPredicate) as RoleMatchers;
   if (toolSlot === null || agentSlot === null) return null;
   if (preds.length > 0) {

@@ -5,16 +5,17 @@ import {
   messageOf,
   type Pack,
   type ToolCallHookContext,
-  type ToolFilter,
 } from "@toolware/core";
 import { type HookDecision, hookDecisions } from "../internal/decisions.js";
 import { packTypeError, shown } from "../internal/errors.js";
 import { observerOptions } from "../internal/observer-options.js";
 import { checkBoolean, checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
+import type { ToolSelector } from "../internal/tool-selector.js";
 import { truncate } from "../internal/truncate.js";
 import { limitsOf, type PreviewLimits, safeJson } from "./preview.js";
 
 export type { HookDecision } from "../internal/decisions.js";
+export type { ToolSelector } from "../internal/tool-selector.js";
 export { truncate } from "../internal/truncate.js";
 export { type PreviewLimits, safeJson } from "./preview.js";
 
@@ -74,7 +75,7 @@ export interface DebugLogOptions {
   now?: () => number;
   /** Chain position. Default 900: outside most hooks, so it logs their blocks and substitutions. */
   priority?: number;
-  tools?: ToolFilter;
+  tools?: ToolSelector;
   agents?: AgentFilter;
 }
 
@@ -189,7 +190,7 @@ export function debugLog(options: DebugLogOptions = {}): Pack {
     emit("info", { ...base, decision, result }, `✅ ${head} ${how}${took} | result: ${result}`);
   }
 
-  const hookOptions = observerOptions(options, 900);
+  const hookOptions = observerOptions(options, 900, "toolware/debug-log");
   return definePack({
     name: "debug-log",
     // At equal priority after-hooks sit outside before-hooks: the end line sees everything inside.

@@ -1,10 +1,4 @@
-import {
-  type ContextPredicate,
-  normalizeName,
-  type Tool,
-  type ToolCallHookContext,
-  type ToolFilter,
-} from "@toolware/core";
+import { normalizeName } from "@toolware/core";
 import { packTypeError, shown } from "./errors.js";
 
 import { fold, isCanonicalName, strictForm, visibleName } from "./spelling.js";
@@ -194,39 +188,4 @@ export function firstMatch(
 ): CompiledMatcher | undefined {
   for (const m of matchers) if (m.test(names, tool)) return m;
   return undefined;
-}
-
-/** What a pack's `tools` option takes: matchers, tool objects, or a predicate over the call. */
-export type ToolSelector =
-  | ToolMatcher
-  | Tool<never, unknown>
-  | readonly (ToolMatcher | Tool<never, unknown>)[]
-  | ((ctx: ToolCallHookContext) => boolean);
-
-function isTool(value: unknown): value is Tool<never, unknown> {
-  return typeof value === "object" && value !== null && typeof (value as { execute?: unknown }).execute === "function";
-}
-
-/**
- * Turns a selector into a hook filter. Names are matched loosely (look-alike
- * letters folded), so a guard selects a tool whenever in doubt; results are
- * cached per frozen tool object, which keeps the per-call cost at a map lookup.
- */
-export function selectorToFilter(selector: ToolSelector, where: string): ToolFilter {
-  if (typeof selector === "function") return selector as ContextPredicate;
-  const items = Array.isArray(selector) ? (selector as unknown[]) : [selector];
-  const matchers = compileMatchers(
-    items.map((item) => (isTool(item) ? item.name : item)),
-    where,
-    true,
-  );
-  const cache = new WeakMap<object, boolean>();
-  return function selectedTool(ctx: ToolCallHookContext): boolean {
-    const tool = ctx.tool;
-    const hit = cache.get(tool);
-    if (hit !== undefined) return hit;
-    const result = firstMatch(matchers, nameForms(ctx.toolName), tool) !== undefined;
-    if (Object.isFrozen(tool)) cache.set(tool, result);
-    return result;
-  };
 }

@@ -2,6 +2,7 @@ import { type Agent, type Crew, definePack, type Pack, type ToolCallHookContext 
 import { canonicalJson } from "../internal/canonical-json.js";
 import { formatDuration, parseDuration } from "../internal/duration.js";
 import { isThenable } from "../internal/thenable.js";
+import { toolFilter } from "../internal/tool-selector.js";
 import { type LoopGuardOptions, validate } from "./options.js";
 import {
   type LoopGuardStore,
@@ -12,6 +13,8 @@ import {
   triggered,
 } from "./store.js";
 import type { LoopCounts, LoopHistoryEntry } from "./tracker.js";
+
+export type { ToolSelector } from "../internal/tool-selector.js";
 
 export type { LoopGuardOptions } from "./options.js";
 export {
@@ -173,7 +176,7 @@ export function loopGuard<St extends LoopGuardStore = MemoryLoopGuardStore>(
           name: "loopGuard",
           onError: action === "block" ? "block" : "continue",
           priority: options.priority ?? 100,
-          ...(options.tools === undefined ? {} : { tools: options.tools }),
+          ...(options.tools === undefined ? {} : { tools: toolFilter(options.tools, "toolware/loop-guard: tools") }),
           ...(options.agents === undefined ? {} : { agents: options.agents }),
         },
       },

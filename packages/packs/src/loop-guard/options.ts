@@ -1,4 +1,4 @@
-import type { AgentFilter, ToolFilter } from "@toolware/core";
+import type { AgentFilter } from "@toolware/core";
 import type { Duration } from "../internal/duration.js";
 import { packTypeError, shown } from "../internal/errors.js";
 import {
@@ -9,6 +9,7 @@ import {
   checkOptionsObject,
   checkPriority,
 } from "../internal/options.js";
+import type { ToolSelector } from "../internal/tool-selector.js";
 import type { LoopEvent, LoopScope } from "./index.js";
 import type { LoopGuardStore, MemoryLoopGuardStore } from "./store.js";
 
@@ -41,7 +42,7 @@ export interface LoopGuardOptions<St extends LoopGuardStore = MemoryLoopGuardSto
   now?: () => number;
   /** Chain position. Default 100: outside caches and rate limits, so looping calls are caught before they spend quota. */
   priority?: number;
-  tools?: ToolFilter;
+  tools?: ToolSelector;
   agents?: AgentFilter;
 }
 

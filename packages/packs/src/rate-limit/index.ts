@@ -1,8 +1,9 @@
-import { definePack, type Pack, type ToolCallHookContext, type ToolFilter } from "@toolware/core";
+import { definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { type Duration, formatDuration, parseDuration } from "../internal/duration.js";
 import { packTypeError, shown } from "../internal/errors.js";
 import { checkFunction, checkKeys, checkMessage, checkOptionsObject, checkPriority } from "../internal/options.js";
 import { isThenable } from "../internal/thenable.js";
+import { type ToolSelector, toolFilter } from "../internal/tool-selector.js";
 import {
   memoryRateLimitStore,
   type RateLimitAlgorithm,
@@ -12,6 +13,7 @@ import {
 } from "./store.js";
 
 export { type Duration, type DurationUnit, formatDuration, parseDuration } from "../internal/duration.js";
+export type { ToolSelector } from "../internal/tool-selector.js";
 export {
   type MemoryRateLimitStore,
   type MemoryRateLimitStoreOptions,
@@ -64,7 +66,7 @@ export interface RateLimitOptions {
   /** Called for every refused call, e.g. to log it; a throw here fails the hook (and so blocks). */
   onLimited?: (info: RateLimitInfo) => void;
   /** Limits only these tools (same filters as hook options). Default: every tool the pack is registered for. */
-  tools?: ToolFilter;
+  tools?: ToolSelector;
   /** Chain position. Default 0; put it below a cache's priority so cache hits spend no quota. */
   priority?: number;
 }
@@ -216,7 +218,7 @@ export function rateLimit(options: RateLimitOptions): RateLimitPack {
           name: "rateLimit",
           onError: "block",
           priority: options.priority ?? 0,
-          ...(options.tools === undefined ? {} : { tools: options.tools }),
+          ...(options.tools === undefined ? {} : { tools: toolFilter(options.tools, `${PREFIX}: tools`) }),
         },
       },
     ],

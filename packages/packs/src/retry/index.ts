@@ -1,12 +1,8 @@
-import {
-  definePack,
-  type ExecuteTool,
-  type Pack,
-  type ToolCallHookContext,
-  type ToolFilter,
-  ToolwareTypeError,
-} from "@toolware/core";
+import { definePack, type ExecuteTool, type Pack, type ToolCallHookContext, ToolwareTypeError } from "@toolware/core";
 import { checkKeys, checkOptionsObject } from "../internal/options.js";
+import { type ToolSelector, toolFilter } from "../internal/tool-selector.js";
+
+export type { ToolSelector } from "../internal/tool-selector.js";
 
 /** How the retried tool's attempts went; on `ctx.state.retry` for the hooks of the call. */
 export interface RetryState {
@@ -49,7 +45,7 @@ export interface RetryOptions {
   /** Whether to retry after `error` on attempt `attempt` (from 1). Default: every error. */
   retryOn?: (error: unknown, attempt: number, ctx: ToolCallHookContext) => boolean;
   /** Only retry these tools. Default: every tool. */
-  tools?: ToolFilter;
+  tools?: ToolSelector;
   /** Waits `ms`; should reject when `signal` aborts (it is raced with it anyway). Default: a timer. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** A number in [0, 1) for the jitter. Default `Math.random`. */
@@ -188,7 +184,7 @@ export function retry(options: RetryOptions = {}): Pack {
         fn: function retryTool(ctx) {
           ctx.wrapExecution(retrying);
         },
-        options: tools === undefined ? {} : { tools },
+        options: tools === undefined ? {} : { tools: toolFilter(tools, "toolware/retry: tools") },
       },
     ],
   });

@@ -4,11 +4,13 @@ import {
   normalizeName,
   type Pack,
   type ToolCallHookContext,
-  type ToolFilter,
   ToolwareError,
   ToolwareTypeError,
 } from "@toolware/core";
 import { checkKeys, checkOptionsObject } from "../internal/options.js";
+import { type ToolSelector, toolFilter } from "../internal/tool-selector.js";
+
+export type { ToolSelector } from "../internal/tool-selector.js";
 
 /** Per-tool limits: `perTool` by tool name (compared normalised), `default` for the rest. */
 export interface TimeoutLimits {
@@ -21,7 +23,7 @@ export interface TimeoutOptions {
   /** Milliseconds the tool may run: one number for every tool, or per-tool limits. */
   ms: number | TimeoutLimits;
   /** Only bound these tools (default: every tool that has a limit). */
-  tools?: ToolFilter;
+  tools?: ToolSelector;
   /** The error message (the agent reads it): a string, or built from the tool name and limit. */
   message?: string | ((toolName: string, ms: number) => string);
 }
@@ -171,7 +173,7 @@ export function timeout(options: TimeoutOptions): Pack<TimeoutPack> {
   }
   const { limitFor, only } = compileLimits(options.ms);
   // Without a default only the listed tools have a limit: let the core filter the rest out once per chain.
-  const tools = options.tools ?? only;
+  const tools = options.tools === undefined ? only : toolFilter(options.tools, `${PREFIX}: tools`);
   return definePack({
     name: "timeout",
     hooks: [

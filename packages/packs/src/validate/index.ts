@@ -6,7 +6,7 @@ import { checkBoolean, checkFunction, checkKeys, checkOptionsObject, checkPriori
 import { isThenable } from "../internal/thenable.js";
 import { formatIssues } from "./issues.js";
 
-export type { ToolSelector } from "../internal/tool-match.js";
+export type { ToolSelector } from "../internal/tool-selector.js";
 export { formatIssues, formatPath } from "./issues.js";
 export { type CheckPathOptions, checkPath, checkRealPath, type PathCheck } from "./path-check.js";
 export { type QueryRulesOptions, queryRules } from "./query.js";

@@ -1,7 +1,7 @@
 import { definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
 import { checkBoolean, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
-import { selectorToFilter, type ToolSelector } from "../internal/tool-match.js";
+import { selectorToFilter, type ToolSelector } from "../internal/tool-selector.js";
 import { type CheckPathOptions, checkPath, checkRealPath, type PathCheck } from "./path-check.js";
 
 /** Options of {@link safePath}. */
