@@ -61,7 +61,10 @@ const SUBJECTS: Record<string, Subject> = {
   cache: {
     prefix: "toolware/cache",
     behaviour: "ok",
-    applies: async (tools, probe) => (await twice(cache({ tools }), probe), probe.runs() === 1),
+    applies: async (tools, probe) => {
+      await twice(cache({ tools }), probe);
+      return probe.runs() === 1;
+    },
   },
   rateLimit: {
     prefix: "toolware/rate-limit",
@@ -76,9 +79,10 @@ const SUBJECTS: Record<string, Subject> = {
   circuitBreaker: {
     prefix: "toolware/circuit-breaker",
     behaviour: "fail",
-    applies: async (tools, probe) => (
-      await twice(circuitBreaker({ failureThreshold: 1, tools }), probe), probe.runs() === 1
-    ),
+    applies: async (tools, probe) => {
+      await twice(circuitBreaker({ failureThreshold: 1, tools }), probe);
+      return probe.runs() === 1;
+    },
   },
   retry: {
     prefix: "toolware/retry",
