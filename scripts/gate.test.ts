@@ -40,6 +40,7 @@ describe("runGate", () => {
       /^type check$/,
       /^lint$/,
       /^packs layout$/,
+      /^adapter imports$/,
       /^pack$/,
       /^publint \(tarballs\)$/,
       /^attw \(tarballs\)$/,

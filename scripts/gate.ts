@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { checkAdapterImports } from "./check-adapter-imports.js";
 import { checkPacks } from "./check-packs.js";
 import { enginesFloors, ensureNode, NODE_22 } from "./node-binaries.js";
 import { packAll } from "./pack.js";
@@ -91,6 +92,15 @@ export function gateSteps(): Step[] {
         for (const problem of report.problems) console.error(`✗ ${problem}`);
         if (report.problems.length > 0) throw new Error(`${report.problems.length} problem(s)`);
         console.log(`${report.neutralPacks.length} packs load anywhere; Node.js only: ${report.nodePacks.join(", ")}`);
+      },
+    },
+    {
+      name: "adapter imports",
+      run: () => {
+        const report = checkAdapterImports();
+        for (const problem of report.problems) console.error(`✗ ${problem}`);
+        if (report.problems.length > 0) throw new Error(`${report.problems.length} problem(s)`);
+        console.log(`${report.adapters.length} adapters use @toolware/core through its index only`);
       },
     },
     { name: "pack", run: () => void packAll(PACKS_DIR) },
