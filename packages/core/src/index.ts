@@ -1,10 +1,9 @@
 /**
- * Koa-style middleware around every tool call an AI agent makes: guardrails, approvals,
- * validation, redaction, caching. This list is the whole public API, each name once, by the
- * module that defines it; every other module of the package is internal (the package's
- * `exports` map closes deep imports). Adapter packages use the adapter kit (`bindCall`,
- * `failedOutcome`, `notifyOutcome`) so none keeps its own copy. The terminal provider reaches
- * node:readline only when it first asks, so the core loads in any runtime.
+ * The public API of `@toolware/core`: each name listed once, by the module that defines it. Every
+ * other module of the package is internal (the package's `exports` map closes deep imports).
+ * Adapter packages use the adapter kit (`bindCall`, `failedOutcome`, `notifyOutcome`) rather than
+ * copies of their own. The terminal provider reaches node:readline only when it first asks, so the
+ * core loads in any runtime.
  *
  * @module @toolware/core
  */
@@ -18,7 +17,6 @@ export {
   type PerCallBindings,
 } from "./adapter-kit.js";
 export type { CallBindings, ExplainQuery } from "./call-args.js";
-export type { ToolHooksEvents } from "./call-events.js";
 export {
   type ExecuteTool,
   type ExecutionWrapper,
@@ -61,6 +59,7 @@ export {
   toolwareCode,
   UNREADABLE_VALUE,
 } from "./errors.js";
+export type { RegistryEvents, ToolHooksEvents } from "./events.js";
 export { formatToolResult } from "./format.js";
 export {
   type HumanInputProvider,
@@ -74,7 +73,7 @@ export { InputRejectedError } from "./input-schema.js";
 export { normalizeName } from "./names.js";
 export type { ToolHooksMessages, ToolHooksOptions } from "./options.js";
 export { definePack, type HookSpec, isPack, type Pack, type PackSpec } from "./pack.js";
-export { HookRegistry, type RegistryEvents, type ToolScopedOptions } from "./registry.js";
+export { HookRegistry, type ToolScopedOptions } from "./registry.js";
 export {
   type TerminalHumanInputOptions,
   type TerminalInput,

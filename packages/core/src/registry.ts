@@ -1,4 +1,5 @@
 import { EventEmitter } from "eventemitter3";
+import type { RegistryEvents } from "./events.js";
 import { assertNotRegistered, isPack, type Pack } from "./pack.js";
 import { createRegistration, packRegistrations, type Registration } from "./registration.js";
 import type {
@@ -13,12 +14,6 @@ import type {
   ToolMiddleware,
   Unregister,
 } from "./types.js";
-
-/** Events every hook layer emits. */
-export interface RegistryEvents {
-  "hook:added": HookInfo;
-  "hook:removed": HookInfo;
-}
 
 /** Options that narrow a hook to one tool also type its context with that tool's input and output. */
 export type ToolScopedOptions<I extends object, O> = HookOptions & { tools: Tool<I, O> };

@@ -1,12 +1,12 @@
 import { askHuman } from "./ask-human.js";
 import { type CallBindings, checkExplainQuery, checkInput, type ExplainQuery, readBindings } from "./call-args.js";
-import type { ToolHooksEvents } from "./call-events.js";
 import { failBeforeTool, finishCall } from "./call-state.js";
 import type { Chain } from "./chain.js";
 import { ChainCache } from "./chain-cache.js";
 import { type CallServices, ToolCallHookContext } from "./context.js";
 import type { Agent, Crew } from "./entities.js";
 import { ToolwareTypeError } from "./errors.js";
+import type { ToolHooksEvents } from "./events.js";
 import type { HumanInputProvider } from "./human-input.js";
 import { type Checked, checkInputSchema } from "./input-schema.js";
 import { showValue } from "./keys.js";
