@@ -4,7 +4,6 @@ import { failBeforeTool, finishCall } from "./call-state.js";
 import type { Chain } from "./chain.js";
 import { ChainCache } from "./chain-cache.js";
 import { type CallServices, ToolCallHookContext } from "./context.js";
-import type { Agent, Crew } from "./entities.js";
 import { ToolwareTypeError } from "./errors.js";
 import type { ToolHooksEvents } from "./events.js";
 import type { HumanInputProvider } from "./human-input.js";
@@ -120,7 +119,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     let chain: Chain;
     try {
       ctx = new ToolCallHookContext<I, O>(tool, args, bindings, this.#services);
-      chain = this.#chainFor(tool.name, bindings.agent, bindings.crew);
+      chain = this.#chains.get(this._regs, this._version, tool.name, bindings.agent, bindings.crew);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -249,7 +248,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
    */
   explain(query: ExplainQuery): HookInfo[] {
     checkExplainQuery(query);
-    return this.#chainFor(query.toolName, query.agent, query.crew).regs.map((r) => r.info);
+    return this.#chains.get(this._regs, this._version, query.toolName, query.agent, query.crew).regs.map((r) => r.info);
   }
 
   /** @internal */
@@ -262,9 +261,5 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
         super._reportListenerError(event, error);
       }
     }
-  }
-
-  #chainFor(toolName: string, agent: Agent | undefined, crew: Crew | undefined): Chain {
-    return this.#chains.get(this._regs, this._version, toolName, agent, crew);
   }
 }
