@@ -1,8 +1,31 @@
 import { Agent, Crew, Task } from "./entities.js";
 import { ToolwareTypeError } from "./errors.js";
 import { checkKeys, describeValue, isPlainObject, type KeyHints, showValue, unknownKeyMessage } from "./keys.js";
-import type { CallBindings, ExplainQuery } from "./tool-hooks.js";
 import type { FrameworkCall } from "./types.js";
+
+/** Who makes a call: all optional. */
+export interface CallBindings {
+  agent?: Agent | undefined;
+  task?: Task | undefined;
+  crew?: Crew | undefined;
+  /** Cancels the call: the tool receives the call's own signal, which aborts with this one's reason (and with any a hook links). */
+  signal?: AbortSignal | undefined;
+  /**
+   * The framework's own id of this call (the AI SDK's `toolCallId`, MCP's `requestId`): it becomes
+   * `ctx.callId`, `outcome.callId` and the id the tool receives. A non-empty string of at most 256
+   * printable characters; `invoke` only (every call of a wrapped tool has its own). Default: a fresh id.
+   */
+  callId?: string | undefined;
+  /** The framework's own context of this call, read by hooks as `ctx.framework`; set by adapters. */
+  framework?: FrameworkCall | undefined;
+}
+
+/** A call's place in the cache: what `explain` takes. */
+export interface ExplainQuery {
+  toolName: string;
+  agent?: Agent;
+  crew?: Crew;
+}
 
 /** The API a call came through, so that its errors name what the user called. */
 export type CallSite = "invoke" | "wrap";

@@ -1,13 +1,11 @@
 import compose from "koa-compose";
 import type { ToolCallHookContext } from "./context.js";
-import type { Agent } from "./entities.js";
 import { wrapMiddleware } from "./middleware.js";
-import { nameForms } from "./names.js";
-import type { Registration } from "./registry.js";
-import { runAfters, runBefores } from "./run.js";
+import type { Registration } from "./registration.js";
 import { runToolThen } from "./run-tool.js";
-import type { Runtime, RuntimeHook } from "./runtime.js";
-import type { HookErrorPolicy, LayerKind } from "./types.js";
+import { runAfters, runBefores } from "./runners.js";
+import { type Runtime, type RuntimeHook, toRuntime } from "./runtime.js";
+import type { HookErrorPolicy } from "./types.js";
 
 type Ctx = ToolCallHookContext;
 
@@ -29,58 +27,6 @@ export interface Chain {
    * the `HookFailedError` of a nested `invoke` with such a hook escape).
    */
   readonly mayReject: boolean;
-}
-
-const LAYER_RANK: Record<LayerKind, number> = { global: 0, crew: 1, agent: 2 };
-
-/**
- * Outermost first: higher priority; then after-hooks around before-hooks and
- * middlewares; then global around crew around agent; then registration order
- * (first registered outermost, except after-hooks where the first runs first,
- * so it is innermost).
- */
-function outerFirst(a: Registration, b: Registration): number {
-  if (a.priority !== b.priority) return b.priority - a.priority;
-  const ga = a.kind === "after" ? 0 : 1;
-  const gb = b.kind === "after" ? 0 : 1;
-  if (ga !== gb) return ga - gb;
-  if (a.layer !== b.layer) return LAYER_RANK[a.layer] - LAYER_RANK[b.layer];
-  return a.kind === "after" ? b.seq - a.seq : a.seq - b.seq;
-}
-
-/** The hooks of the given layers that can apply to a call of `toolName` by `agent`, in chain order. */
-export function selectHooks(
-  layers: readonly (readonly Registration[])[],
-  toolName: string,
-  agent: Agent | undefined,
-): Registration[] {
-  const toolForms = nameForms(toolName);
-  const role = agent?.role;
-  const roleForms = role === undefined ? undefined : nameForms(role);
-  const selected: Registration[] = [];
-  for (const regs of layers) {
-    for (const r of regs) {
-      if (!r.filter.tools.every((t) => toolForms.some((form) => t(toolName, form)))) continue;
-      if (r.filter.agents.length > 0) {
-        if (role === undefined || roleForms === undefined) continue;
-        if (!r.filter.agents.every((t) => roleForms.some((form) => t(role, form)))) continue;
-      }
-      selected.push(r);
-    }
-  }
-  return selected.sort(outerFirst);
-}
-
-function toRuntime(r: Registration, defaultPolicy: HookErrorPolicy): RuntimeHook {
-  return {
-    name: r.name,
-    info: r.info,
-    fn: r.fn,
-    policy: r.onError ?? defaultPolicy,
-    timeoutMs: r.timeoutMs,
-    predicates: r.filter.predicates.length > 0 ? r.filter.predicates : null,
-    entries: [],
-  };
 }
 
 function segment(hooks: RuntimeHook[]): Segment[] {
@@ -117,7 +63,7 @@ function runPlain<R>(
     }
     if (ctx._settled) return unwind(rt, ctx, segments, k, done);
   }
-  return runToolThen(rt, ctx, (c) => unwind(rt, c, segments, segments.length, done));
+  return runToolThen(ctx, (c) => unwind(rt, c, segments, segments.length, done));
 }
 
 /** Runs the after-hooks of the segments before index `k`, innermost first, then `done`. */
@@ -152,13 +98,13 @@ function toKoa(rt: Runtime, seg: Segment): (ctx: Ctx, next: () => Promise<void>)
   };
 }
 
-// koa-compose hands the context to the function after the last middleware: one terminal per chain, not per call.
-function terminal(rt: Runtime): (ctx: Ctx) => Promise<void> | undefined {
-  return (ctx) => runToolThen(rt, ctx, ignore);
-}
-
 function ignore(): undefined {
   return undefined;
+}
+
+// koa-compose hands the context to the function after the last middleware: one terminal for every chain, not per call.
+function terminal(ctx: Ctx): Promise<void> | undefined {
+  return runToolThen(ctx, ignore);
 }
 
 /** Compiles the selected hooks into one runnable chain. @internal */
@@ -172,15 +118,14 @@ export function buildChain(
   const segments = segment(hooks);
   let run: Chain["run"];
   if (segments.length === 0) {
-    run = (ctx, done) => runToolThen(rt, ctx, done);
+    run = (ctx, done) => runToolThen(ctx, done);
   } else if (segments.every((s) => s.type !== "middleware")) {
     run = (ctx, done) => runPlain(rt, ctx, segments, 0, done);
   } else {
     // Middlewares are composed with koa-compose, by design (the contract's baseline): its
     // dispatcher always returns a promise, so `done` runs in one `.then` after the onion.
     const composed = compose(segments.map((s) => toKoa(rt, s)));
-    const last = terminal(rt);
-    run = (ctx, done) => composed(ctx, last).then(() => done(ctx));
+    run = (ctx, done) => composed(ctx, terminal).then(() => done(ctx));
   }
   return { regs, run, versions, mayReject: hooks.some((h) => h.policy === "throw") };
 }

@@ -1,6 +1,6 @@
+import { blockCall, respondCall } from "./call-state.js";
 import type { Agent, Crew, Task } from "./entities.js";
 import { ToolwareError, ToolwareTypeError } from "./errors.js";
-import { formatToolResult } from "./format.js";
 import { trackInput } from "./input-proxy.js";
 import { CallSignals, followCaller, NEVER_ABORTED } from "./signals.js";
 import type { CallStatus, FrameworkCall, Tool, ToolCallState, ToolInput, TraceEntry } from "./types.js";
@@ -41,6 +41,8 @@ export type HumanInputFn = (
 /** Call-wide services the context needs from its `ToolHooks`. @internal */
 export interface CallServices {
   formatBlocked(toolName: string, reason: string | undefined): string;
+  formatWithheld(toolName: string, reason: string): string;
+  formatFailed(toolName: string, error: unknown): string;
   requestHumanInput: HumanInputFn;
   reportError(where: string, error: unknown): void;
 }
@@ -190,6 +192,7 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
    * On the way out it withholds the tool's result.
    */
   block(reason?: string): void {
+    // Once the call has ended nothing counts, not even a wrong argument.
     if (this._finished) return;
     if (reason !== undefined && typeof reason !== "string") {
       throw new ToolwareTypeError(
@@ -197,12 +200,7 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
         `ctx.block() takes a string reason, got ${reason === null ? "null" : typeof reason}`,
       );
     }
-    this._status = "blocked";
-    this._reason = reason;
-    this._settled = true;
-    this._decisions++;
-    this.toolResult = this._services.formatBlocked(this.toolName, reason);
-    this.rawToolResult = undefined;
+    blockCall(this, reason);
   }
 
   /**
@@ -210,15 +208,7 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
    * result on the way out). The value is formatted like a tool result.
    */
   respond(value: O): void {
-    if (this._finished) return;
-    // Format first: a value that cannot be formatted must leave the call as it was.
-    const text = formatToolResult(this.tool, value);
-    this.rawToolResult = value;
-    this.toolResult = text;
-    this._status = "ok";
-    this._reason = undefined;
-    this._settled = true;
-    this._decisions++;
+    respondCall(this, value);
   }
 
   /** Asks a human through the `ToolHooks` instance's human-input provider. */
@@ -293,5 +283,3 @@ Object.defineProperty(ToolCallHookContext.prototype, "toolInput", {
     );
   },
 });
-
-export { formatToolResult };

@@ -1,14 +1,6 @@
 import { HumanInputTimeoutError, HumanInputUnavailableError, ToolwareTypeError } from "./errors.js";
 import { showValue } from "./keys.js";
 
-// The terminal provider reaches node:readline only when it first asks, so this module loads in any runtime.
-export {
-  type TerminalHumanInputOptions,
-  type TerminalInput,
-  type TerminalOutput,
-  terminalHumanInput,
-} from "./terminal-input.js";
-
 /** One question for a human. */
 export interface HumanInputRequest {
   readonly prompt: string;

@@ -1,3 +1,13 @@
+/**
+ * The public API of `@toolware/core`: each name listed once, by the module that defines it. Every
+ * other module of the package is internal (the package's `exports` map closes deep imports).
+ * Adapter packages use the adapter kit (`bindCall`, `failedOutcome`, `notifyOutcome`) rather than
+ * copies of their own. The terminal provider reaches node:readline only when it first asks, so the
+ * core loads in any runtime.
+ *
+ * @module @toolware/core
+ */
+
 export {
   type BindFunction,
   bindCall,
@@ -6,29 +16,99 @@ export {
   type OutcomeListener,
   type PerCallBindings,
 } from "./adapter-kit.js";
+export type { CallBindings, ExplainQuery } from "./call-args.js";
 export {
   type ExecuteTool,
   type ExecutionWrapper,
-  formatToolResult,
   type HumanInputOptions,
   ToolCallHookContext,
 } from "./context.js";
-export * from "./decorators.js";
-export * from "./default-hooks.js";
+export {
+  type AfterDecorator,
+  type AfterHookMethod,
+  afterToolCall,
+  afterToolCallCrew,
+  type BeforeDecorator,
+  type BeforeHookMethod,
+  beforeToolCall,
+  beforeToolCallCrew,
+  type DecoratorOptions,
+} from "./decorators.js";
+export {
+  clearAfterToolCallHooks,
+  clearAllToolCallHooks,
+  clearBeforeToolCallHooks,
+  defaultToolHooks,
+  getAfterToolCallHooks,
+  getBeforeToolCallHooks,
+  registerAfterToolCallHook,
+  registerBeforeToolCallHook,
+  unregisterAfterToolCallHook,
+  unregisterBeforeToolCallHook,
+} from "./default-hooks.js";
 export { Agent, type AgentOptions, Crew, type CrewOptions, Task, type TaskOptions } from "./entities.js";
-export * from "./errors.js";
-export * from "./human-input.js";
+export {
+  HookFailedError,
+  HookTimeoutError,
+  HumanInputTimeoutError,
+  HumanInputUnavailableError,
+  messageOf,
+  ToolwareError,
+  type ToolwareErrorCode,
+  ToolwareTypeError,
+  toolwareCode,
+  UNREADABLE_VALUE,
+} from "./errors.js";
+export type { RegistryEvents, ToolHooksEvents } from "./events.js";
+export { formatToolResult } from "./format.js";
+export {
+  type HumanInputProvider,
+  type HumanInputRequest,
+  type ScriptedAnswer,
+  type ScriptedHumanInput,
+  scriptedHumanInput,
+  withHumanInputTimeout,
+} from "./human-input.js";
 export { InputRejectedError } from "./input-schema.js";
 export { normalizeName } from "./names.js";
 export type { ToolHooksMessages, ToolHooksOptions } from "./options.js";
 export { definePack, type HookSpec, isPack, type Pack, type PackSpec } from "./pack.js";
-export { HookRegistry, type RegistryEvents, type ToolScopedOptions } from "./registry.js";
-export { defineTool, inputSchemaOf, type ToolDefinition } from "./tool.js";
+export { HookRegistry, type ToolScopedOptions } from "./registry.js";
 export {
-  type CallBindings,
-  type ExplainQuery,
-  ToolHooks,
-  type ToolHooksEvents,
-} from "./tool-hooks.js";
-export type * from "./types.js";
+  type TerminalHumanInputOptions,
+  type TerminalInput,
+  type TerminalOutput,
+  terminalHumanInput,
+} from "./terminal-input.js";
+export { defineTool, inputSchemaOf, type ToolDefinition } from "./tool.js";
+export { ToolHooks } from "./tool-hooks.js";
+export type {
+  AfterHookResult,
+  AfterToolCallHookType,
+  AgentFilter,
+  BeforeHookResult,
+  BeforeToolCallHookType,
+  CallStatus,
+  ContextPredicate,
+  FrameworkCall,
+  HookErrorPolicy,
+  HookFunction,
+  HookInfo,
+  HookKind,
+  HookOptions,
+  LayerKind,
+  NameMatcher,
+  Next,
+  Tool,
+  ToolCallOutcome,
+  ToolCallState,
+  ToolExecuteOptions,
+  ToolFilter,
+  ToolInput,
+  ToolInputSchema,
+  ToolMiddleware,
+  TraceAction,
+  TraceEntry,
+  Unregister,
+} from "./types.js";
 export type { WrappedExecuteOptions, WrappedTool } from "./wrap.js";

@@ -1,8 +1,11 @@
+import { failBeforeTool } from "./call-state.js";
 import type { ToolCallHookContext } from "./context.js";
 import { HookTimeoutError, ToolwareError } from "./errors.js";
-import { applies, fail, fatalErrors, now, record } from "./run.js";
-import type { Runtime, RuntimeHook } from "./runtime.js";
+import { applies, fail, fatalErrors } from "./failure-policy.js";
+import { now, type Runtime, type RuntimeHook } from "./runtime.js";
 import { settle, type Then, thenOf } from "./thenable.js";
+import { Budget } from "./timeouts.js";
+import { record } from "./trace.js";
 import type { TraceAction } from "./types.js";
 
 type Ctx = ToolCallHookContext;
@@ -12,46 +15,6 @@ const BEFORE = 0; // has not called next()
 const INSIDE = 1; // next() is running
 const AFTER = 2; // next() settled
 const ABANDONED = 3; // failed or timed out before next(): a late next() must not run the tool
-
-/** The time budget of a middleware's own work: paused while the rest of the chain runs inside `next()`. */
-class Budget {
-  #left: number;
-  #armedAt = 0;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #reject: ((e: unknown) => void) | undefined;
-  readonly expired: Promise<never>;
-  readonly #hook: RuntimeHook;
-
-  constructor(hook: RuntimeHook, ms: number) {
-    this.#hook = hook;
-    this.#left = ms;
-    this.expired = new Promise<never>((_, reject) => {
-      this.#reject = reject;
-    });
-    this.expired.catch(() => {});
-    this.resume();
-  }
-
-  pause(): void {
-    if (this.#timer === undefined) return;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#left -= now() - this.#armedAt;
-  }
-
-  resume(): void {
-    this.#armedAt = now();
-    this.#timer = setTimeout(
-      () => this.#reject?.(new HookTimeoutError(this.#hook.name, this.#hook.timeoutMs as number)),
-      Math.max(0, this.#left),
-    );
-  }
-
-  stop(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-  }
-}
 
 /** Turns a user middleware into a chain step with error policy, time budget, next() guard and tracing. @internal */
 export function wrapMiddleware(rt: Runtime, h: RuntimeHook): (ctx: Ctx, next: KoaNext) => Promise<void> | undefined {
@@ -150,10 +113,7 @@ export function wrapMiddleware(rt: Runtime, h: RuntimeHook): (ctx: Ctx, next: Ko
           "TOOLWARE_NEXT_NOT_CALLED",
           `middleware ${h.name} returned without calling next(), ctx.respond() or ctx.block(): did you forget \`await next()\`?`,
         );
-        ctx.error = error;
-        ctx._status = "error";
-        ctx._settled = true;
-        ctx.toolResult = rt.formatFailed(ctx.toolName, error);
+        failBeforeTool(ctx, error);
         rt.hookFailed(ctx, h, "before", error);
         record(rt, ctx, h, "before", "failed", t0 + insideMs, error, error.message);
         return undefined;

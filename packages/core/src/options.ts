@@ -1,6 +1,7 @@
 import { messageOf, ToolwareTypeError } from "./errors.js";
-import { type HumanInputProvider, terminalHumanInput } from "./human-input.js";
+import type { HumanInputProvider } from "./human-input.js";
 import { checkKeys, showValue } from "./keys.js";
+import { terminalHumanInput } from "./terminal-input.js";
 import type { HookErrorPolicy } from "./types.js";
 
 /** The agent-facing messages toolware writes; override any of them. */

@@ -1,12 +1,10 @@
 import { EventEmitter } from "eventemitter3";
-import { ToolwareTypeError } from "./errors.js";
-import { type CompiledFilter, compileOptions, mergeFilters } from "./filter.js";
-import { normalizeName } from "./names.js";
+import type { RegistryEvents } from "./events.js";
 import { assertNotRegistered, isPack, type Pack } from "./pack.js";
+import { createRegistration, packRegistrations, type Registration } from "./registration.js";
 import type {
   AfterToolCallHookType,
   BeforeToolCallHookType,
-  HookErrorPolicy,
   HookFunction,
   HookInfo,
   HookKind,
@@ -17,40 +15,8 @@ import type {
   Unregister,
 } from "./types.js";
 
-/** A hook as stored in a layer. @internal */
-export interface Registration {
-  readonly id: number;
-  readonly kind: HookKind;
-  readonly fn: HookFunction;
-  readonly name: string;
-  readonly layer: LayerKind;
-  readonly priority: number;
-  /** Registration order across all layers; ties are broken with it. */
-  readonly seq: number;
-  readonly onError: HookErrorPolicy | undefined;
-  readonly timeoutMs: number | undefined;
-  readonly filter: CompiledFilter;
-  readonly options: HookOptions | undefined;
-  readonly pack: Pack | undefined;
-  readonly info: HookInfo;
-}
-
-/** Events every hook layer emits. */
-export interface RegistryEvents {
-  "hook:added": HookInfo;
-  "hook:removed": HookInfo;
-}
-
 /** Options that narrow a hook to one tool also type its context with that tool's input and output. */
 export type ToolScopedOptions<I extends object, O> = HookOptions & { tools: Tool<I, O> };
-
-let nextId = 0;
-let nextSeq = 0;
-
-function hookName(fn: HookFunction, kind: HookKind, position: number): string {
-  const own = fn.name.replace(/^bound /, "");
-  return own === "" ? `${kind}#${position}` : own;
-}
 
 /**
  * One layer of hooks (global, crew or agent) with the registration API shared
@@ -230,86 +196,13 @@ export class HookRegistry<Events extends RegistryEvents = RegistryEvents> {
     return guarded;
   }
 
-  #add(
-    kind: HookKind,
-    fn: HookFunction,
-    options: HookOptions | undefined,
-    pack?: Pack,
-    extra?: CompiledFilter,
-  ): Unregister {
-    const reg = this.#create(kind, fn, options, pack, extra);
-    return this.#commit([reg]);
+  #add(kind: HookKind, fn: HookFunction, options: HookOptions | undefined): Unregister {
+    return this.#commit([createRegistration(this._layer, this._regs.length, kind, fn, options)]);
   }
 
   #addPack(pack: Pack, options: HookOptions | undefined): Unregister {
     assertNotRegistered(pack, this._regs, this._layer);
-    const outer = compileOptions(options);
-    const regs = pack.hooks.map((spec, index) => {
-      const own = spec.options ?? {};
-      // `{ kind, fn: () => … }` names the function "fn", which says nothing: use its place in the pack instead.
-      const fnName = spec.fn.name === "fn" ? "" : spec.fn.name.replace(/^bound /, "");
-      const prefix = options?.name ?? pack.name;
-      const part = own.name ?? (fnName || `${spec.kind}#${index}`);
-      // "rate-limit:rateLimit" says the same thing twice.
-      const merged: HookOptions = {
-        ...own,
-        name: normalizeName(part) === normalizeName(prefix) ? prefix : `${prefix}:${part}`,
-      };
-      if (options?.priority !== undefined) merged.priority = options.priority;
-      if (options?.onError !== undefined) merged.onError = options.onError;
-      if (options?.timeoutMs !== undefined) merged.timeoutMs = options.timeoutMs;
-      return this.#create(spec.kind, spec.fn as HookFunction, merged, pack, outer);
-    });
-    return this.#commit(regs);
-  }
-
-  #create(
-    kind: HookKind,
-    fn: HookFunction,
-    options: HookOptions | undefined,
-    pack?: Pack,
-    extra?: CompiledFilter,
-  ): Registration {
-    if (typeof fn !== "function") {
-      const hint = isPack(fn) ? " (register a pack with use())" : "";
-      throw new ToolwareTypeError(
-        "TOOLWARE_INVALID_HOOK",
-        `${kind === "after" ? "an" : "a"} ${kind} hook must be a function, got ${fn === null ? "null" : typeof fn}${hint}`,
-      );
-    }
-    let filter = compileOptions(options);
-    if (extra !== undefined) filter = mergeFilters(filter, extra);
-    const id = ++nextId;
-    const name = options?.name ?? hookName(fn, kind, this._regs.length);
-    const info: HookInfo = Object.freeze({
-      id,
-      name,
-      kind,
-      layer: this._layer,
-      priority: options?.priority ?? 0,
-      onError: options?.onError,
-      timeoutMs: options?.timeoutMs,
-      tools: options?.tools,
-      agents: options?.agents,
-      pack: pack?.name,
-      conditional: filter.predicates.length > 0,
-      fn,
-    });
-    return {
-      id,
-      kind,
-      fn,
-      name,
-      layer: this._layer,
-      priority: info.priority,
-      seq: ++nextSeq,
-      onError: info.onError,
-      timeoutMs: info.timeoutMs,
-      filter,
-      options,
-      pack,
-      info,
-    };
+    return this.#commit(packRegistrations(this._layer, this._regs.length, pack, options));
   }
 
   #commit(regs: Registration[]): Unregister {

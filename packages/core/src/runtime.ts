@@ -1,7 +1,9 @@
 import type { ToolCallHookContext } from "./context.js";
-import { HookTimeoutError } from "./errors.js";
-import { settle, type Then } from "./thenable.js";
+import type { Registration } from "./registration.js";
 import type { ContextPredicate, HookErrorPolicy, HookFunction, HookInfo, TraceEntry } from "./types.js";
+
+/** The phases a hook acts in; a middleware that completed reports `around`. @internal */
+export type Phase = "before" | "after" | "around";
 
 /** A hook ready to run inside one chain. @internal */
 export interface RuntimeHook {
@@ -19,39 +21,22 @@ export interface RuntimeHook {
 export interface Runtime {
   readonly timing: boolean;
   hookFailed(ctx: ToolCallHookContext, hook: RuntimeHook, phase: "before" | "after", error: unknown): void;
-  formatWithheld(toolName: string, reason: string): string;
-  formatFailed(toolName: string, error: unknown): string;
   /** An after-hook returned something that is not a string: told every time, reports the first. */
   ignoredReturn(ctx: ToolCallHookContext, hook: RuntimeHook, value: unknown): void;
 }
 
-// Bounds an async hook by its timeoutMs; the hook itself goes on in the background.
-function bounded(thenable: object, then: Then, h: RuntimeHook): Promise<unknown> {
-  const ms = h.timeoutMs as number;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new HookTimeoutError(h.name, ms)), ms);
-    settle(
-      thenable,
-      then,
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
-}
+/** The clock of hook durations and time limits. @internal */
+export const now = (): number => performance.now();
 
-/** Waits for a hook's promise (bounded by its timeoutMs), then goes on with `ok` or `err`. @internal */
-export function awaitHook<T>(
-  thenable: object,
-  then: Then,
-  h: RuntimeHook,
-  ok: (value: unknown) => T | PromiseLike<T>,
-  err: (error: unknown) => T | PromiseLike<T>,
-): Promise<T> {
-  return h.timeoutMs === undefined ? settle(thenable, then, ok, err) : bounded(thenable, then, h).then(ok, err);
+/** A registration as it runs in a chain: its policy resolved, per-call predicates only when it has some. @internal */
+export function toRuntime(r: Registration, defaultPolicy: HookErrorPolicy): RuntimeHook {
+  return {
+    name: r.name,
+    info: r.info,
+    fn: r.fn,
+    policy: r.onError ?? defaultPolicy,
+    timeoutMs: r.timeoutMs,
+    predicates: r.filter.predicates.length > 0 ? r.filter.predicates : null,
+    entries: [],
+  };
 }

@@ -1,10 +1,11 @@
 import { askHuman } from "./ask-human.js";
-import { checkExplainQuery, checkInput, readBindings } from "./call-args.js";
-import type { ToolHooksEvents } from "./call-events.js";
-import { buildChain, type Chain, selectHooks } from "./chain.js";
+import { type CallBindings, checkExplainQuery, checkInput, type ExplainQuery, readBindings } from "./call-args.js";
+import { failBeforeTool, finishCall } from "./call-state.js";
+import type { Chain } from "./chain.js";
+import { ChainCache } from "./chain-cache.js";
 import { type CallServices, ToolCallHookContext } from "./context.js";
-import type { Agent, Crew, Task } from "./entities.js";
 import { ToolwareTypeError } from "./errors.js";
+import type { ToolHooksEvents } from "./events.js";
 import type { HumanInputProvider } from "./human-input.js";
 import { type Checked, checkInputSchema } from "./input-schema.js";
 import { showValue } from "./keys.js";
@@ -13,39 +14,12 @@ import { resolveOptions, type ToolHooksOptions } from "./options.js";
 import { HookRegistry } from "./registry.js";
 import type { Runtime, RuntimeHook } from "./runtime.js";
 import { assertTool } from "./tool.js";
-import type { FrameworkCall, HookErrorPolicy, HookInfo, Tool, ToolCallOutcome, ToolInputSchema } from "./types.js";
+import type { HookInfo, Tool, ToolCallOutcome, ToolInputSchema } from "./types.js";
 import { type WrappedTool, wrapTool } from "./wrap.js";
-
-export type { ToolHooksEvents };
 
 // The call whose chain is running synchronously right now: a call started meanwhile nests in it.
 let running: ToolCallHookContext | undefined;
 
-/** Who makes a call: all optional. */
-export interface CallBindings {
-  agent?: Agent | undefined;
-  task?: Task | undefined;
-  crew?: Crew | undefined;
-  /** Cancels the call: the tool receives the call's own signal, which aborts with this one's reason (and with any a hook links). */
-  signal?: AbortSignal | undefined;
-  /**
-   * The framework's own id of this call (the AI SDK's `toolCallId`, MCP's `requestId`): it becomes
-   * `ctx.callId`, `outcome.callId` and the id the tool receives. A non-empty string of at most 256
-   * printable characters; `invoke` only (every call of a wrapped tool has its own). Default: a fresh id.
-   */
-  callId?: string | undefined;
-  /** The framework's own context of this call, read by hooks as `ctx.framework`; set by adapters. */
-  framework?: FrameworkCall | undefined;
-}
-
-/** A call's place in the cache: what `explain` takes. */
-export interface ExplainQuery {
-  toolName: string;
-  agent?: Agent;
-  crew?: Crew;
-}
-
-const NONE = {};
 const NO_BINDINGS: CallBindings = Object.freeze({});
 
 /**
@@ -60,36 +34,33 @@ const NO_BINDINGS: CallBindings = Object.freeze({});
  * ```
  */
 export class ToolHooks extends HookRegistry<ToolHooksEvents> {
-  readonly #policy: HookErrorPolicy;
-  readonly #runtime: Runtime;
+  readonly #chains: ChainCache;
   readonly #services: CallServices;
   readonly #onListenerError: ((event: string, error: unknown) => void) | undefined;
   #humanInput: HumanInputProvider;
-  readonly #plain = new Map<string, Chain>();
-  readonly #scoped = new WeakMap<object, WeakMap<object, Map<string, Chain>>>();
   // Registrations whose ignored return value was reported already.
   readonly #ignoredReturns = new WeakSet<HookInfo>();
 
   constructor(options: ToolHooksOptions = {}) {
     super("global");
     const resolved = resolveOptions(options, (where, error) => this._reportListenerError(where, error));
-    this.#policy = resolved.policy;
     this.#humanInput = resolved.humanInput;
     this.#onListenerError = resolved.onListenerError;
-    this.#runtime = {
+    const runtime: Runtime = {
       timing: resolved.timing,
       hookFailed: (ctx, hook: RuntimeHook, phase, error) =>
         this._emit("hook:error", { ctx, hook: hook.info, phase, error, policy: hook.policy }),
-      formatWithheld: resolved.messages.withheld,
-      formatFailed: resolved.messages.failed,
       ignoredReturn: (ctx, hook: RuntimeHook, value) => {
         if (this.#ignoredReturns.has(hook.info)) return;
         this.#ignoredReturns.add(hook.info);
         this._emit("hook:ignored-return", { ctx, hook: hook.info, value });
       },
     };
+    this.#chains = new ChainCache(runtime, resolved.policy);
     this.#services = {
       formatBlocked: resolved.messages.blocked,
+      formatWithheld: resolved.messages.withheld,
+      formatFailed: resolved.messages.failed,
       requestHumanInput: (ctx, prompt, defaultMessage, options) =>
         askHuman(this.#humanInput, ctx, prompt, defaultMessage, options),
       reportError: (where, error) => this._reportListenerError(where, error),
@@ -148,7 +119,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     let chain: Chain;
     try {
       ctx = new ToolCallHookContext<I, O>(tool, args, bindings, this.#services);
-      chain = this.#chainFor(tool.name, bindings.agent, bindings.crew);
+      chain = this.#chains.get(this._regs, this._version, tool.name, bindings.agent, bindings.crew);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -217,15 +188,12 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
       return chain.run(ctx, this.#done);
     }
     // No hook ran and none will: the call ends as a failed tool would, with the issues for the model.
-    ctx.error = checked.error;
-    ctx._status = "error";
-    ctx.toolResult = this.#runtime.formatFailed(ctx.toolName, checked.error);
+    failBeforeTool(ctx, checked.error);
     return this.#outcome(ctx);
   }
 
   #thrown<I extends object, O>(ctx: ToolCallHookContext<I, O>, error: unknown): unknown {
-    ctx._finished = true;
-    ctx._signals?.release();
+    finishCall(ctx);
     if (this._listened) this._emit("call:error", { ctx, error, outcome: undefined });
     return error;
   }
@@ -242,8 +210,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
       callId: ctx.callId,
       toolName: ctx.toolName,
     };
-    ctx._finished = true;
-    ctx._signals?.release();
+    finishCall(ctx);
     if (this._listened) {
       if (status === "blocked") this._emit("call:blocked", { ctx, outcome, reason: outcome.reason });
       else if (status === "error") this._emit("call:error", { ctx, error: outcome.error, outcome });
@@ -281,7 +248,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
    */
   explain(query: ExplainQuery): HookInfo[] {
     checkExplainQuery(query);
-    return this.#chainFor(query.toolName, query.agent, query.crew).regs.map((r) => r.info);
+    return this.#chains.get(this._regs, this._version, query.toolName, query.agent, query.crew).regs.map((r) => r.info);
   }
 
   /** @internal */
@@ -294,37 +261,5 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
         super._reportListenerError(event, error);
       }
     }
-  }
-
-  #chainFor(toolName: string, agent: Agent | undefined, crew: Crew | undefined): Chain {
-    let cache: Map<string, Chain>;
-    if (agent === undefined && crew === undefined) {
-      cache = this.#plain;
-    } else {
-      let byAgent = this.#scoped.get(crew ?? NONE);
-      if (byAgent === undefined) {
-        byAgent = new WeakMap();
-        this.#scoped.set(crew ?? NONE, byAgent);
-      }
-      let found = byAgent.get(agent ?? NONE);
-      if (found === undefined) {
-        found = new Map();
-        byAgent.set(agent ?? NONE, found);
-      }
-      cache = found;
-    }
-    const gv = this._version;
-    const cv = crew === undefined ? -1 : crew._version;
-    const av = agent === undefined ? -1 : agent._version;
-    const cached = cache.get(toolName);
-    if (cached !== undefined && cached.versions[0] === gv && cached.versions[1] === cv && cached.versions[2] === av) {
-      return cached;
-    }
-    const layers = [this._regs];
-    if (crew !== undefined) layers.push(crew._regs);
-    if (agent !== undefined) layers.push(agent._regs);
-    const chain = buildChain(this.#runtime, selectHooks(layers, toolName, agent), this.#policy, [gv, cv, av]);
-    cache.set(toolName, chain);
-    return chain;
   }
 }

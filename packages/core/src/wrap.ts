@@ -1,6 +1,5 @@
-import { checkInput, executeSignal } from "./call-args.js";
+import { type CallBindings, checkInput, executeSignal } from "./call-args.js";
 import { markChecked } from "./tool.js";
-import type { CallBindings } from "./tool-hooks.js";
 import type { Tool, ToolCallOutcome, ToolInput } from "./types.js";
 
 /**

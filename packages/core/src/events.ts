@@ -1,6 +1,11 @@
 import type { ToolCallHookContext } from "./context.js";
-import type { RegistryEvents } from "./registry.js";
 import type { HookErrorPolicy, HookInfo, ToolCallOutcome } from "./types.js";
+
+/** Events every hook layer emits. */
+export interface RegistryEvents {
+  "hook:added": HookInfo;
+  "hook:removed": HookInfo;
+}
 
 /** Payloads of the events a `ToolHooks` emits. */
 export interface ToolHooksEvents extends RegistryEvents {

@@ -1,0 +1,143 @@
+import { blockCall, replaceResult } from "./call-state.js";
+import type { ToolCallHookContext } from "./context.js";
+import { HookTimeoutError } from "./errors.js";
+import { applies, fail } from "./failure-policy.js";
+import { now, type Runtime, type RuntimeHook } from "./runtime.js";
+import { type Then, thenOf } from "./thenable.js";
+import { awaitHook, overran } from "./timeouts.js";
+import { record } from "./trace.js";
+import type { TraceAction } from "./types.js";
+
+// The runners of plain before- and after-hooks: adjacent ones run as one step, and the sync ones
+// without a promise.
+
+type Ctx = ToolCallHookContext;
+type MaybePromise = void | Promise<void>;
+
+function beforeDone(rt: Runtime, ctx: Ctx, h: RuntimeHook, result: unknown, version: number, t0: number): void {
+  if (result === false && !ctx._settled) blockCall(ctx, undefined);
+  const action: TraceAction = ctx._settled
+    ? ctx._status === "blocked"
+      ? "blocked"
+      : "substituted"
+    : ctx._inputVersion !== version
+      ? "modified-input"
+      : "proceeded";
+  record(rt, ctx, h, "before", action, t0);
+}
+
+/** Runs adjacent before-hooks as one step, without a promise for the sync ones. @internal */
+export function runBefores(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[], start: number): MaybePromise {
+  for (let i = start; i < hooks.length; i++) {
+    if (ctx._settled) return;
+    const h = hooks[i] as RuntimeHook;
+    const ok = applies(rt, ctx, h, "before");
+    if (ok !== true) {
+      if (ok === "blocked") return;
+      continue;
+    }
+    const t0 = rt.timing || h.timeoutMs !== undefined ? now() : 0;
+    const version = ctx._inputVersion;
+    let result: unknown;
+    let then: Then | undefined;
+    try {
+      result = (h.fn as (c: Ctx) => unknown)(ctx);
+      then = thenOf(result);
+    } catch (e) {
+      if (fail(rt, ctx, h, "before", e, t0)) return;
+      continue;
+    }
+    if (then !== undefined) {
+      const next = i + 1;
+      return awaitHook(
+        result as object,
+        then,
+        h,
+        (value) => {
+          beforeDone(rt, ctx, h, value, version, t0);
+          return runBefores(rt, ctx, hooks, next);
+        },
+        (e: unknown) => {
+          if (fail(rt, ctx, h, "before", e, t0)) return;
+          return runBefores(rt, ctx, hooks, next);
+        },
+      );
+    }
+    if (overran(h, t0)) {
+      if (fail(rt, ctx, h, "before", new HookTimeoutError(h.name, h.timeoutMs as number), t0)) return;
+      continue;
+    }
+    beforeDone(rt, ctx, h, result, version, t0);
+  }
+}
+
+// Only a string replaces the result (CrewAI's rule), but a redactor returning an object must still show.
+function ignoredReturn(rt: Runtime, ctx: Ctx, h: RuntimeHook, result: unknown, t0: number): void {
+  rt.ignoredReturn(ctx, h, result);
+  const reason = `hook ${h.name} returned ${typeof result} instead of a string; the result is unchanged`;
+  record(rt, ctx, h, "after", "ignored-return", t0, undefined, reason);
+}
+
+function afterDone(
+  rt: Runtime,
+  ctx: Ctx,
+  h: RuntimeHook,
+  result: unknown,
+  prev: string | undefined,
+  decisions: number,
+  t0: number,
+): void {
+  // A hook that blocked or responded keeps that decision's result, whatever it returns.
+  if (ctx._decisions !== decisions) {
+    record(rt, ctx, h, "after", ctx._status === "blocked" ? "blocked" : "substituted", t0);
+    return;
+  }
+  if (typeof result === "string") replaceResult(ctx, result);
+  else if (result !== undefined && result !== null) {
+    ignoredReturn(rt, ctx, h, result, t0);
+    return;
+  }
+  record(rt, ctx, h, "after", ctx.toolResult !== prev ? "modified-result" : "proceeded", t0);
+}
+
+/** Runs adjacent after-hooks (stored outermost first) from the innermost out. @internal */
+export function runAfters(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[], start: number): MaybePromise {
+  for (let i = start; i >= 0; i--) {
+    const h = hooks[i] as RuntimeHook;
+    const ok = applies(rt, ctx, h, "after");
+    if (ok !== true) continue;
+    const t0 = rt.timing || h.timeoutMs !== undefined ? now() : 0;
+    const prev = ctx.toolResult;
+    const decisions = ctx._decisions;
+    let result: unknown;
+    let then: Then | undefined;
+    try {
+      result = (h.fn as (c: Ctx) => unknown)(ctx);
+      then = thenOf(result);
+    } catch (e) {
+      fail(rt, ctx, h, "after", e, t0);
+      continue;
+    }
+    if (then !== undefined) {
+      const next = i - 1;
+      return awaitHook(
+        result as object,
+        then,
+        h,
+        (value) => {
+          afterDone(rt, ctx, h, value, prev, decisions, t0);
+          return runAfters(rt, ctx, hooks, next);
+        },
+        (e: unknown) => {
+          fail(rt, ctx, h, "after", e, t0);
+          return runAfters(rt, ctx, hooks, next);
+        },
+      );
+    }
+    if (overran(h, t0)) {
+      fail(rt, ctx, h, "after", new HookTimeoutError(h.name, h.timeoutMs as number), t0);
+      continue;
+    }
+    afterDone(rt, ctx, h, result, prev, decisions, t0);
+  }
+}
