@@ -31,8 +31,11 @@ export interface BuildOptions {
 
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** Packages besides the core whose sources the suites import (`@toolware/packs/<pack>`, `@toolware/otel`). */
-const WORKSPACE_PACKAGES = ["packs", "otel"] as const;
+/**
+ * Packages besides the core whose sources the suites import (`@toolware/packs/<pack>`, `@toolware/otel`,
+ * `@toolware/redis`).
+ */
+const WORKSPACE_PACKAGES = ["packs", "otel", "redis"] as const;
 
 function importPath(fromFile: string, target: string): string {
   const path = relative(dirname(fromFile), target);
@@ -99,20 +102,27 @@ export function buildBench(options: BuildOptions = {}): BuildOutput {
       /(from\s+|import\s*\(\s*)"@toolware\/core"/g,
       `$1"${importPath(outFile, join(coreOut, "index.js"))}"`,
     );
-  for (const pkg of WORKSPACE_PACKAGES) {
-    const src = join(benchDir, "..", "packages", pkg, "src");
-    transpile(src, join(outDir, pkg), toCore);
-    symlinkSync(join(src, "..", "node_modules"), join(outDir, pkg, "node_modules"), "dir");
-  }
-  const benchOut = join(outDir, "bench");
-  transpile(join(benchDir, "src"), benchOut, (js, outFile) =>
+  // A package may use another (the Redis stores use the packs' helpers): every import of one is rewritten.
+  const toWorkspace = (js: string, outFile: string): string =>
     toCore(js, outFile)
       .replaceAll(/(from\s+)"@toolware\/packs\/([\w-]+)"/g, (_m, from: string, pack: string) => {
         return `${from}"${importPath(outFile, join(outDir, "packs", pack, "index.js"))}"`;
       })
-      .replaceAll(/(from\s+)"@toolware\/otel"/g, (_m, from: string) => {
-        return `${from}"${importPath(outFile, join(outDir, "otel", "index.js"))}"`;
-      }),
+      .replaceAll(/(from\s+)"@toolware\/(otel|redis)"/g, (_m, from: string, pkg: string) => {
+        return `${from}"${importPath(outFile, join(outDir, pkg, "index.js"))}"`;
+      });
+  for (const pkg of WORKSPACE_PACKAGES) {
+    const src = join(benchDir, "..", "packages", pkg, "src");
+    transpile(src, join(outDir, pkg), toWorkspace);
+    symlinkSync(join(src, "..", "node_modules"), join(outDir, pkg, "node_modules"), "dir");
+  }
+  const benchOut = join(outDir, "bench");
+  transpile(join(benchDir, "src"), benchOut, (js, outFile) =>
+    // The Redis suite starts its server with the tests' helper, compiled with the package.
+    toWorkspace(js, outFile).replaceAll(
+      /(from\s+)"(?:\.\.\/)+packages\/redis\/src\/([\w-]+)\.js"/g,
+      (_m, from: string, file: string) => `${from}"${importPath(outFile, join(outDir, "redis", `${file}.js`))}"`,
+    ),
   );
   return { suites: join(benchOut, "suites"), coreSrc };
 }

@@ -1,8 +1,8 @@
 // The Redis stores' cost per call, against the in-memory stores and against a bare EVALSHA
 // round trip to the same server (the floor: one round trip per decision), plus throughput
-// with 1, 8 and 64 concurrent callers. It runs under tsx (the stores come from their
-// TypeScript sources), on wall-clock time: a round trip is mostly waiting, which CPU time
-// would not count. It starts its own redis-server on a loopback port.
+// with 1, 8 and 64 concurrent callers. It runs on the transpiled sources like the other suites
+// (not under tsx), on wall-clock time: a round trip is mostly waiting, which CPU time would not
+// count. It starts its own redis-server on a loopback port.
 import { defineTool, ToolHooks } from "@toolware/core";
 import { cache, memoryCacheStore } from "@toolware/packs/cache";
 import { memoryRateLimitStore, type RateLimitRequest, rateLimit } from "@toolware/packs/rate-limit";

@@ -1,5 +1,13 @@
 import type { RateLimitDecision, RateLimitRequest, RateLimitStore } from "@toolware/packs/rate-limit";
-import { connect, deleteMatching, globEscape, guarded, type RedisStoreOptions, Script } from "./shared.js";
+import {
+  connect,
+  deleteMatching,
+  globEscape,
+  guarded,
+  guardedScript,
+  type RedisStoreOptions,
+  Script,
+} from "./shared.js";
 
 // One sorted set per key, scored by call time; a refused call is not recorded. Expired calls are
 // trimmed first, so the set never holds more than `max` live calls plus those of a larger limit.
@@ -43,6 +51,13 @@ redis.call('PEXPIRE', KEYS[1], math.ceil((max - tokens) / rate) + 1)
 return {allowed, remaining, retry}
 `);
 
+const toDecision = (reply: unknown): RateLimitDecision => {
+  const [allowed, remaining, retryAfterMs] = reply as [number, number, number];
+  return { allowed: allowed === 1, remaining, retryAfterMs };
+};
+
+const letThrough = (): RateLimitDecision => ({ allowed: true, remaining: 0, retryAfterMs: 0 });
+
 /** Options of {@link redisRateLimitStore}. */
 export type RedisRateLimitStoreOptions = RedisStoreOptions;
 
@@ -72,20 +87,21 @@ export function redisRateLimitStore(options: RedisRateLimitStoreOptions): RedisR
   const c = connect(options, "rate-limit", [], "fail-closed");
   const base = `${c.prefix}rl:`;
   let calls = 0;
-  const toDecision = (reply: unknown): RateLimitDecision => {
-    const [allowed, remaining, retryAfterMs] = reply as [number, number, number];
-    return { allowed: allowed === 1, remaining, retryAfterMs };
-  };
   return {
     hit(key: string, { algorithm, max, windowMs, now }: RateLimitRequest): Promise<RateLimitDecision> {
-      const bucket = algorithm === "token-bucket";
-      const redisKey = `${base}{${key}}:${bucket ? "tb" : "sw"}`;
-      const args = bucket ? [max, windowMs, now] : [max, windowMs, now, `${now}:${c.token}:${++calls}`];
-      return guarded(
+      if (algorithm === "token-bucket") {
+        return guardedScript(c, "hit", BUCKET, [`${base}{${key}}:tb`], [max, windowMs, now], toDecision, letThrough);
+      }
+      // The member only has to be unique: this process's token and a counter (the score holds the time).
+      const member = `${c.token}:${++calls}`;
+      return guardedScript(
         c,
         "hit",
-        () => (bucket ? BUCKET : SLIDING).run(c.client, [redisKey], args).then(toDecision),
-        () => ({ allowed: true, remaining: 0, retryAfterMs: 0 }),
+        SLIDING,
+        [`${base}{${key}}:sw`],
+        [max, windowMs, now, member],
+        toDecision,
+        letThrough,
       );
     },
     reset(key?: string): Promise<void> {

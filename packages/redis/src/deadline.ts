@@ -1,0 +1,84 @@
+/** One operation waiting for Redis. @internal */
+export interface Waiter {
+  /** `performance.now()` time after which the operation gives up. */
+  readonly deadline: number;
+  /** True once it got its answer, its error or its deadline. */
+  readonly settled: boolean;
+  /** Called once the deadline has passed and the operation has not settled. */
+  expire(): void;
+}
+
+/**
+ * The operations of one store that wait for Redis, oldest first, under a single timer. A
+ * `setTimeout` per call (a timer object, a timer-list insertion and removal, ref counting) was a
+ * measurable part of a rate-limit decision; here a call costs one array slot. Every operation of
+ * a store has the same timeout, so deadlines are in the order the operations started and the
+ * oldest unsettled one is always at the front: the timer is armed for its deadline only, and
+ * re-armed for the next when it fires. Replies of one connection come back in order, so settled
+ * operations leave from the front as they settle and the queue stays as short as the number of
+ * calls in flight.
+ * @internal
+ */
+export class Deadlines {
+  readonly #queue: Waiter[] = [];
+  #head = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #firing = false;
+
+  constructor(readonly timeoutMs: number) {}
+
+  /** Watches a waiter whose deadline is `timeoutMs` from now (later than every waiter already watched). */
+  add(waiter: Waiter): void {
+    this.#queue.push(waiter);
+    if (this.#timer === undefined && !this.#firing) this.#arm(this.timeoutMs);
+  }
+
+  /** Lets go of the settled waiters at the front; called by each waiter as it settles. */
+  settled(): void {
+    const queue = this.#queue;
+    while (this.#head < queue.length && (queue[this.#head] as Waiter).settled) this.#head++;
+    if (this.#head === queue.length) {
+      queue.length = 0;
+      this.#head = 0;
+    } else if (this.#head >= 1024 && this.#head * 2 >= queue.length) {
+      // A waiter stuck behind a slow one keeps the front; drop the settled ones before it now and then.
+      queue.splice(0, this.#head);
+      this.#head = 0;
+    }
+  }
+
+  /** Waiters still watched (settled ones behind an unsettled one included). For tests. */
+  get size(): number {
+    return this.#queue.length - this.#head;
+  }
+
+  #arm(ms: number): void {
+    const timer = setTimeout(this.#fire, ms);
+    // The deadline alone must not keep a process alive.
+    timer.unref?.();
+    this.#timer = timer;
+  }
+
+  readonly #fire = (): void => {
+    this.#timer = undefined;
+    const now = performance.now();
+    const queue = this.#queue;
+    // An expiring waiter's fallback listener may start new operations: they wait for the re-arm below.
+    this.#firing = true;
+    try {
+      // `expire` settles the waiter, which may move the front itself: read it afresh every time.
+      while (this.#head < queue.length) {
+        const waiter = queue[this.#head] as Waiter;
+        if (waiter.settled) this.#head++;
+        else if (waiter.deadline <= now) waiter.expire();
+        else break;
+      }
+    } finally {
+      this.#firing = false;
+    }
+    this.settled();
+    const next = queue[this.#head];
+    // A timer may fire a little before `performance.now()` reaches the deadline: wait for the rest.
+    if (next !== undefined) this.#arm(Math.max(1, Math.ceil(next.deadline - now)));
+  };
+}
