@@ -145,6 +145,7 @@ describe("analytics", () => {
     usage.reset();
     expect(usage.stats()).toEqual({
       tools: {},
+      agents: {},
       totals: { count: 0, ok: 0, failures: 0, blocked: 0, substituted: 0, duration: null },
     });
     expect(snap.tools.work?.count).toBe(1000);

@@ -1,13 +1,34 @@
-import { type AgentFilter, type CallStatus, definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
-import { packTypeError, shown } from "../internal/errors.js";
+import { type AgentFilter, definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
+import { packTypeError } from "../internal/errors.js";
 import { observerOptions } from "../internal/observer-options.js";
 import { checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
+import { isThenable } from "../internal/thenable.js";
 import type { ToolSelector } from "../internal/tool-selector.js";
-import { type AnalyticsSnapshot, Counter } from "./stats.js";
+import type { AnalyticsSnapshot } from "./stats.js";
+import {
+  type AnalyticsCallRecord,
+  type AnalyticsStore,
+  checkSampleSize,
+  type MemoryAnalyticsStore,
+  memoryAnalyticsStore,
+} from "./store.js";
 
 export type { ToolSelector } from "../internal/tool-selector.js";
 
+export {
+  bucketPercentile,
+  LATENCY_BUCKET_COUNT,
+  LATENCY_BUCKETS_MS,
+  latencyBucket,
+} from "./histogram.js";
 export { type AnalyticsSnapshot, type DurationStats, nearestRank, type ToolStats } from "./stats.js";
+export {
+  type AnalyticsCallRecord,
+  type AnalyticsStore,
+  type MemoryAnalyticsStore,
+  type MemoryAnalyticsStoreOptions,
+  memoryAnalyticsStore,
+} from "./store.js";
 
 declare module "@toolware/core" {
   interface ToolCallState {
@@ -16,20 +37,8 @@ declare module "@toolware/core" {
   }
 }
 
-/** One finished call, as `onCall` receives it. */
-export interface AnalyticsCallRecord {
-  readonly toolName: string;
-  readonly agentRole: string | undefined;
-  readonly callId: string;
-  readonly status: CallStatus;
-  /** Answered without running the tool (a cache hit, a dedupe follower). */
-  readonly substituted: boolean;
-  /** `undefined` for blocked calls and calls whose start the pack did not see. */
-  readonly durationMs: number | undefined;
-}
-
-/** Options of {@link analytics}. */
-export interface AnalyticsOptions {
+/** Options of {@link analytics}; `St` is the type of the store given (it decides what `stats()` answers). */
+export interface AnalyticsOptions<St extends AnalyticsStore = MemoryAnalyticsStore> {
   /** Clock in milliseconds. Default `performance.now`. */
   now?: () => number;
   /** Only count these tools. Default: every tool. */
@@ -41,34 +50,58 @@ export interface AnalyticsOptions {
    * block or answer from a cache, and times everything they do.
    */
   priority?: number;
-  /** How many recent durations per tool the percentiles are computed over. Default 1000. */
+  /**
+   * How many recent durations per tool the percentiles are computed over. Default 1000. For the
+   * default in-memory store only: with `store`, give it to `memoryAnalyticsStore` instead.
+   */
   sampleSize?: number;
   /** Called after each call is counted, e.g. to export metrics. A throw is reported and ignored. */
   onCall?: (record: AnalyticsCallRecord) => void;
+  /**
+   * Where the counters live. Default: a fresh in-memory store for this pack. Share one (e.g.
+   * `redisAnalyticsStore` from `@toolware/redis`) so every process counts into the same totals.
+   */
+  store?: St;
+}
+
+/**
+ * The API the analytics pack adds. `S` is what `stats()` answers: a plain snapshot with the
+ * in-memory store, a promise of one with a shared store; `R` likewise for `reset()`.
+ */
+export interface AnalyticsPackApi<S = AnalyticsSnapshot, R = void> {
+  /** A snapshot (a copy) of the counters, per tool, per agent role and in total. */
+  stats(): S;
+  /** Zeroes every counter. */
+  reset(): R;
 }
 
 /** The pack {@link analytics} returns. */
-export type AnalyticsPack = Pack<{
-  /** A snapshot (a copy) of the counters, per tool and in total. */
-  stats(): AnalyticsSnapshot;
-  /** Zeroes every counter. */
-  reset(): void;
-}>;
+export type AnalyticsPack<St extends AnalyticsStore = MemoryAnalyticsStore> = Pack<
+  AnalyticsPackApi<ReturnType<St["snapshot"]>, ReturnType<St["reset"]>>
+>;
 
 const PREFIX = "toolware/analytics";
-const OPTION_KEYS = ["now", "tools", "agents", "priority", "sampleSize", "onCall"];
+const OPTION_KEYS = ["now", "tools", "agents", "priority", "sampleSize", "onCall", "store"];
+const METHODS = ["record", "snapshot", "reset"] as const;
 
-function validate(options: AnalyticsOptions): void {
+function validate(options: AnalyticsOptions<AnalyticsStore>): void {
   checkOptionsObject(options, `${PREFIX}: analytics() takes an options object`);
   checkKeys(options, OPTION_KEYS, PREFIX);
-  const { now, priority, sampleSize, onCall } = options;
+  const { now, priority, sampleSize, onCall, store } = options;
   checkFunction(now, "now", PREFIX);
   checkFunction(onCall, "onCall", PREFIX);
   checkPriority(priority, PREFIX);
-  if (sampleSize !== undefined && (!Number.isInteger(sampleSize) || sampleSize < 1)) {
+  checkSampleSize(sampleSize);
+  if (store === undefined) return;
+  const s = store as Partial<Record<(typeof METHODS)[number], unknown>> | null;
+  if (s === null || typeof s !== "object" || METHODS.some((m) => typeof s[m] !== "function")) {
+    throw packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: \`store\` must implement ${METHODS.join(", ")}`);
+  }
+  // A sample size the given store would never see must not pass for one that applies.
+  if (sampleSize !== undefined) {
     throw packTypeError(
       "TOOLWARE_INVALID_OPTION",
-      `${PREFIX}: \`sampleSize\` must be a positive integer, got ${shown(sampleSize)}`,
+      `${PREFIX}: \`sampleSize\` is for the default store; with \`store\`, give it to memoryAnalyticsStore({ sampleSize })`,
     );
   }
 }
@@ -88,14 +121,14 @@ function validate(options: AnalyticsOptions): void {
  * console.log(`${count} calls, ${failures} failures, p95 ${duration?.p95Ms.toFixed(1)} ms`);
  * ```
  */
-export function analytics(options: AnalyticsOptions = {}): AnalyticsPack {
+export function analytics<St extends AnalyticsStore = MemoryAnalyticsStore>(
+  options: AnalyticsOptions<St> = {},
+): AnalyticsPack<St> {
   validate(options);
   const clock = options.now ?? (() => performance.now());
-  const sampleSize = options.sampleSize ?? 1000;
   const onCall = options.onCall;
+  const store: AnalyticsStore = options.store ?? memoryAnalyticsStore({ sampleSize: options.sampleSize ?? 1000 });
   const id = Symbol("analytics");
-  let perTool = new Map<string, Counter>();
-  let totals = new Counter(sampleSize);
 
   function analyticsStart(ctx: ToolCallHookContext): void {
     const state = ctx.state;
@@ -108,21 +141,18 @@ export function analytics(options: AnalyticsOptions = {}): AnalyticsPack {
     const started = ctx.state.analyticsStartedAt?.[id];
     const durationMs = started === undefined || status === "blocked" ? undefined : clock() - started;
     const substituted = status === "ok" && !ctx.toolRan;
-    let counter = perTool.get(ctx.toolName);
-    if (counter === undefined) {
-      counter = new Counter(sampleSize);
-      perTool.set(ctx.toolName, counter);
-    }
-    counter.add(status, substituted, durationMs);
-    totals.add(status, substituted, durationMs);
-    onCall?.({
+    const record: AnalyticsCallRecord = {
       toolName: ctx.toolName,
       agentRole: ctx.agent?.role,
       callId: ctx.callId,
       status,
       substituted,
       durationMs,
-    });
+    };
+    const stored = store.record(record);
+    // Never awaited: counting into a shared store must not make the call wait for it.
+    if (isThenable(stored)) stored.then(undefined, (error: unknown) => ctx.reportError("analytics.store", error));
+    onCall?.(record);
   }
 
   const hookOptions = observerOptions(options, 1000, "toolware/analytics");
@@ -136,14 +166,7 @@ export function analytics(options: AnalyticsOptions = {}): AnalyticsPack {
       { kind: "before", fn: analyticsStart, options: { ...hookOptions, name: "start" } },
       { kind: "after", fn: analyticsRecord, options: { ...hookOptions, name: "record" } },
     ],
-    stats(): AnalyticsSnapshot {
-      // fromEntries defines own properties, so a tool named "__proto__" stays a plain key.
-      const tools = Object.fromEntries([...perTool].map(([name, counter]) => [name, counter.snapshot()]));
-      return { tools, totals: totals.snapshot() };
-    },
-    reset(): void {
-      perTool = new Map();
-      totals = new Counter(sampleSize);
-    },
+    stats: () => store.snapshot() as ReturnType<St["snapshot"]>,
+    reset: () => store.reset() as ReturnType<St["reset"]>,
   });
 }

@@ -9,12 +9,21 @@ export interface DurationStats {
   readonly minMs: number;
   readonly maxMs: number;
   readonly totalMs: number;
-  /** Exact nearest-rank percentiles over the last `sampleSize` timed calls. */
+  /**
+   * Nearest-rank percentiles. The in-memory store: exact, over the last `sampleSize` timed calls.
+   * A store keeping a histogram (`buckets`): estimated from it, over every timed call, within
+   * 9.1 % of the exact value (see `bucketPercentile`).
+   */
   readonly p50Ms: number;
   readonly p95Ms: number;
   readonly p99Ms: number;
-  /** How many calls the percentiles are computed from (at most `sampleSize`). */
+  /** How many calls the percentiles are computed from (at most `sampleSize` in memory). */
   readonly samples: number;
+  /**
+   * Timed calls per latency bucket (`LATENCY_BUCKETS_MS`), from a store that keeps a histogram
+   * rather than samples, such as `redisAnalyticsStore`. Absent with the in-memory store.
+   */
+  readonly buckets?: readonly number[];
 }
 
 /** The counters of one tool (or of all tools, in `totals`). */
@@ -36,6 +45,8 @@ export interface ToolStats {
 /** What `stats()` returns: a copy, safe to keep and mutate. */
 export interface AnalyticsSnapshot {
   readonly tools: Readonly<Record<string, ToolStats>>;
+  /** Per agent role; calls made without an agent only count in `tools` and `totals`. */
+  readonly agents: Readonly<Record<string, ToolStats>>;
   readonly totals: ToolStats;
 }
 
