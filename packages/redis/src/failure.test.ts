@@ -1,4 +1,5 @@
-import { defineTool, ToolHooks } from "@toolware/core";
+import { defineTool, ToolHooks, toolwareCode } from "@toolware/core";
+import { analytics } from "@toolware/packs/analytics";
 import { cache } from "@toolware/packs/cache";
 import { circuitBreaker } from "@toolware/packs/circuit-breaker";
 import { rateLimit } from "@toolware/packs/rate-limit";
@@ -7,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   type FailurePolicy,
   type RedisFallbackEvent,
+  redisAnalyticsStore,
   redisCacheStore,
   redisCircuitStore,
   redisRateLimitStore,
@@ -40,6 +42,8 @@ function clientFor(port: number): Redis {
 function stack(client: Redis, failure: FailurePolicy, events: RedisFallbackEvent[]) {
   const common = { client, failure, timeoutMs: 150, onFallback: (e: RedisFallbackEvent) => events.push(e) };
   const hooks = new ToolHooks();
+  // Analytics always fails open: it takes no `failure`.
+  hooks.use(analytics({ store: redisAnalyticsStore({ ...common, failure: undefined }) }));
   hooks.use(rateLimit({ max: 1000, per: "1m", store: redisRateLimitStore(common) }));
   hooks.use(circuitBreaker({ store: redisCircuitStore(common) }));
   hooks.use(cache({ tools: "*", store: redisCacheStore(common), dedupe: false }));
@@ -69,6 +73,8 @@ describe("failure policies against a dead port", () => {
     const outcomes = await Promise.all(Array.from({ length: 5 }, (_, n) => hooks.invoke(tool, { n: n % 2 })));
     expect(outcomes.map((o) => o.status)).toEqual(Array(5).fill("ok"));
     expect(runs()).toBe(5);
+    // The calls ended without waiting for analytics: its records give up at their own deadline.
+    await new Promise((r) => setTimeout(r, 200));
     const seen = new Set(events.map((e) => `${e.store} ${e.operation} ${e.action}`));
     expect(seen).toEqual(
       new Set([
@@ -77,6 +83,7 @@ describe("failure policies against a dead port", () => {
         "circuit-breaker record allowed",
         "cache get allowed",
         "cache set allowed",
+        "analytics record allowed",
       ]),
     );
   });
@@ -89,6 +96,53 @@ describe("failure policies against a dead port", () => {
     expect(out.reason).toMatch(
       /^circuit state for x unavailable, call blocked: .*redis circuit-breaker store unavailable/,
     );
+  });
+});
+
+describe("a server that stops answering", () => {
+  let server: RedisServer;
+  beforeAll(async () => {
+    server = await startRedis();
+  }, 30_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("gives up on each call at its own deadline, then answers again", async () => {
+    const client = clientFor(server.port);
+    const events: RedisFallbackEvent[] = [];
+    const store = redisRateLimitStore({ client, timeoutMs: 80, onFallback: (e) => events.push(e) });
+    const request = () => ({ algorithm: "sliding-window" as const, max: 100, windowMs: 60_000, now: Date.now() });
+    await store.hit("k", request());
+    // Another connection pauses every client: calls started 0, 30 and 60 ms apart each wait 80 ms.
+    const admin = clientFor(server.port);
+    await admin.client("PAUSE", 400);
+    const t0 = performance.now();
+    const ended: number[] = [];
+    const calls: Promise<unknown>[] = [];
+    for (const delay of [0, 30, 60]) {
+      await new Promise((r) => setTimeout(r, delay === 0 ? 0 : 30));
+      const started = performance.now();
+      calls.push(
+        store.hit("k", request()).then(
+          () => ended.push(-1),
+          (error: unknown) => {
+            expect(toolwareCode(error)).toBe("TOOLWARE_REDIS_UNAVAILABLE");
+            ended.push(performance.now() - started);
+          },
+        ),
+      );
+    }
+    await Promise.all(calls);
+    expect(performance.now() - t0).toBeLessThan(390);
+    expect(ended).toHaveLength(3);
+    for (const waited of ended) {
+      expect(waited).toBeGreaterThanOrEqual(79);
+      expect(waited).toBeLessThan(200);
+    }
+    expect(events.map((e) => e.action)).toEqual(["refused", "refused", "refused"]);
+    await new Promise((r) => setTimeout(r, 450 - (performance.now() - t0)));
+    expect(await store.hit("k", request())).toMatchObject({ allowed: true });
   });
 });
 
@@ -131,6 +185,8 @@ describe("Redis killed in the middle of a run", () => {
         after = await hooks.invoke(tool, { n: 300 });
       }
       expect(after.status).toBe("ok");
+      // Analytics records of calls made while it was down may still be reaching their deadline.
+      await new Promise((r) => setTimeout(r, 200));
       const settled = events.length;
       const again = await hooks.invoke(tool, { n: 300 });
       expect(again).toMatchObject({ status: "ok", raw: after.raw });

@@ -1,3 +1,4 @@
+export { type RedisAnalyticsStore, type RedisAnalyticsStoreOptions, redisAnalyticsStore } from "./analytics.js";
 export { type RedisApprovalStore, type RedisApprovalStoreOptions, redisApprovalStore } from "./approval.js";
 export { type RedisCacheStore, type RedisCacheStoreOptions, redisCacheStore } from "./cache.js";
 export { type RedisCircuitStore, type RedisCircuitStoreOptions, redisCircuitStore } from "./circuit-breaker.js";

@@ -14,7 +14,7 @@ export type RedisClient = Redis | Cluster;
 export type FailurePolicy = "fail-closed" | "fail-open";
 
 /** Which store fell back. */
-export type RedisStoreKind = "rate-limit" | "cache" | "circuit-breaker" | "approval" | "loop-guard";
+export type RedisStoreKind = "rate-limit" | "cache" | "circuit-breaker" | "approval" | "loop-guard" | "analytics";
 
 /** Told about every operation that did not get its answer from Redis. */
 export interface RedisFallbackEvent {
@@ -36,7 +36,10 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** How long one decision may wait for Redis before the failure policy applies. Default 500 ms. */
   timeoutMs?: number;
-  /** Default: `"fail-closed"` for the rate limit and the circuit breaker, `"fail-open"` for the others. */
+  /**
+   * Default: `"fail-closed"` for the rate limit and the circuit breaker, `"fail-open"` for the
+   * others. The analytics store only fails open.
+   */
   failure?: FailurePolicy;
   /** Called for every fallback; a throw here is ignored (it must not change the call). */
   onFallback?: (event: RedisFallbackEvent) => void;

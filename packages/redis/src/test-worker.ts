@@ -1,12 +1,13 @@
 // A worker process for the cross-process tests: it builds its own hooks on a shared Redis,
 // says "ready", waits for "go" on stdin, runs its scenario and prints one JSON line.
 import { createInterface } from "node:readline";
-import { defineTool, ToolHooks } from "@toolware/core";
+import { Agent, defineTool, ToolHooks } from "@toolware/core";
+import { analytics } from "@toolware/packs/analytics";
 import { cache } from "@toolware/packs/cache";
 import { circuitBreaker } from "@toolware/packs/circuit-breaker";
 import { rateLimit } from "@toolware/packs/rate-limit";
 import { Cluster, Redis } from "ioredis";
-import { redisCacheStore, redisCircuitStore, redisRateLimitStore } from "./index.js";
+import { redisAnalyticsStore, redisCacheStore, redisCircuitStore, redisRateLimitStore } from "./index.js";
 
 const [scenario = "", nodesArg = "", prefix = "", countArg = "1", limitArg = "1"] = process.argv.slice(2);
 const nodes = nodesArg.split(",").map((port) => ({ host: "127.0.0.1", port: Number(port) }));
@@ -63,6 +64,37 @@ async function main(): Promise<unknown> {
     const outcomes = [];
     for (let i = 0; i < count; i++) outcomes.push((await hooks.invoke(tool, {})).status);
     return { outcomes, runs, state: await breaker.state("flaky") };
+  }
+  if (scenario === "analytics") {
+    // A clock only the tool moves, and one call at a time: each call's duration is exactly its `ms`.
+    let t = 0;
+    const shared = analytics({ store: redisAnalyticsStore({ client, prefix }), now: () => t });
+    const local = analytics({ now: () => t });
+    hooks.use(shared);
+    hooks.use(local);
+    const tools = ["search", "fetch"].map((name) =>
+      defineTool({
+        name,
+        execute: ({ ms, fail }: { ms: number; fail: boolean }) => {
+          t += ms;
+          if (fail) throw new Error("503");
+          return ms;
+        },
+      }),
+    );
+    const roles = [new Agent({ role: "writer" }), new Agent({ role: "checker" })];
+    const durations: number[] = [];
+    await go();
+    for (let i = 0; i < count; i++) {
+      // Durations from 1 µs to about 20 s, different in every process.
+      const ms = 10 ** (Math.random() * 7 - 3);
+      durations.push(ms);
+      const agent = i % 3 === 0 ? undefined : roles[i % 2];
+      await hooks.invoke(tools[i % 2] as (typeof tools)[number], { ms, fail: i % 4 === 3 }, { agent });
+    }
+    // Replies come back in order: once this read is answered, every call above has been counted.
+    await shared.stats();
+    return { local: local.stats(), durations };
   }
   throw new Error(`unknown scenario ${scenario}`);
 }
