@@ -1,3 +1,6 @@
+import { ToolwareError } from "@toolware/core";
+import type { Connection, Script } from "./shared.js";
+
 /** One operation waiting for Redis. @internal */
 export interface Waiter {
   /** `performance.now()` time after which the operation gives up. */
@@ -81,4 +84,130 @@ export class Deadlines {
     // A timer may fire a little before `performance.now()` reaches the deadline: wait for the rest.
     if (next !== undefined) this.#arm(Math.max(1, Math.ceil(next.deadline - now)));
   };
+}
+
+/** One operation under the store's deadline, settled once: by its answer, its error or the deadline. */
+class Call<T> implements Waiter {
+  settled = false;
+  readonly deadline: number;
+  constructor(
+    readonly c: Connection,
+    readonly operation: string,
+    readonly resolve: (value: T) => void,
+    readonly reject: (error: unknown) => void,
+    readonly fallback: (() => T) | undefined,
+  ) {
+    this.deadline = performance.now() + c.timeoutMs;
+  }
+
+  ok(value: T): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.c.deadlines.settled();
+    this.resolve(value);
+  }
+
+  fail(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    const c = this.c;
+    c.deadlines.settled();
+    const allowed = this.fallback !== undefined && c.policy === "fail-open";
+    const operation = this.operation;
+    try {
+      c.onFallback?.({ store: c.store, operation, policy: c.policy, action: allowed ? "allowed" : "refused", error });
+    } catch {
+      // A broken listener must not turn a fallback into a hanging or failing call.
+    }
+    if (allowed) {
+      let value: T;
+      try {
+        value = (this.fallback as () => T)();
+      } catch (thrown) {
+        this.reject(thrown);
+        return;
+      }
+      this.resolve(value);
+      return;
+    }
+    const why = error instanceof Error ? error.message : String(error);
+    this.reject(
+      new ToolwareError(
+        "TOOLWARE_REDIS_UNAVAILABLE",
+        `redis ${c.store} store unavailable (${operation}: ${why}), failing closed`,
+        {
+          cause: error,
+        },
+      ),
+    );
+  }
+
+  expire(): void {
+    this.fail(new ToolwareError("TOOLWARE_REDIS_UNAVAILABLE", `redis did not answer within ${this.c.timeoutMs} ms`));
+  }
+}
+
+/**
+ * Runs one Redis operation under the store's deadline. On failure the policy decides: with
+ * `fallback` and fail-open the call gets `fallback()`; otherwise it gets a coded error. The
+ * operation's own promise keeps a handler, so a late rejection is never unhandled.
+ * @internal
+ */
+export function guarded<T>(c: Connection, operation: string, work: () => Promise<T>, fallback?: () => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const call = new Call<T>(c, operation, resolve, reject, fallback);
+    c.deadlines.add(call);
+    let pending: Promise<T>;
+    try {
+      pending = work();
+    } catch (error) {
+      call.fail(error);
+      return;
+    }
+    pending.then(
+      (value) => call.ok(value),
+      (error: unknown) => call.fail(error),
+    );
+  });
+}
+
+/**
+ * Runs `script` by its SHA under the store's deadline and hands its reply to `read`: the hot path
+ * of every decision, so it has no promise in between (`guarded` around `Script.run` had three).
+ * A server that does not know the script gets it once with `EVAL`, within the same deadline.
+ * @internal
+ */
+export function guardedScript<T>(
+  c: Connection,
+  operation: string,
+  script: Script,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+  read: (reply: unknown) => T,
+  fallback?: () => T,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const call = new Call<T>(c, operation, resolve, reject, fallback);
+    c.deadlines.add(call);
+    const answered = (reply: unknown) => {
+      let value: T;
+      try {
+        value = read(reply);
+      } catch (error) {
+        call.fail(error);
+        return;
+      }
+      call.ok(value);
+    };
+    const failed = (error: unknown) => call.fail(error);
+    try {
+      c.client.evalsha(script.sha, keys.length, ...keys, ...args).then(answered, (error: unknown) => {
+        // After a restart or a failover the server has forgotten the script: one EVAL loads it again.
+        if (call.settled || !(error instanceof Error && error.message.startsWith("NOSCRIPT"))) return failed(error);
+        c.client.eval(script.source, keys.length, ...keys, ...args).then(answered, failed);
+      });
+    } catch (error) {
+      failed(error);
+    }
+  });
 }
