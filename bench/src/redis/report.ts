@@ -10,6 +10,8 @@ interface Row {
   readonly label: string;
   readonly callers: number;
   readonly perSecond: number;
+  /** Median over repetitions of the floor's rate ÷ this flow's rate (absent in older results). */
+  readonly xFloor?: number;
 }
 
 const suiteOf = (results: readonly SuiteResult[]) => results.find((r) => r.suite === "redis");
@@ -37,7 +39,7 @@ export function redisVerdicts(results: readonly SuiteResult[]): Verdict[] {
   });
 }
 
-/** Markdown lines: calls per second by number of concurrent callers. */
+/** Markdown lines: calls per second by number of concurrent callers, and how far below the floor. */
 export function renderRedisThroughput(results: readonly SuiteResult[]): string[] {
   const rows = (suiteOf(results)?.extra?.throughput ?? []) as Row[];
   if (rows.length === 0) return [];
@@ -45,8 +47,10 @@ export function renderRedisThroughput(results: readonly SuiteResult[]): string[]
   for (const id of [...new Set(rows.map((x) => x.id))]) {
     const of = rows.filter((x) => x.id === id);
     const cell = (n: number) => {
-      const v = of.find((x) => x.callers === n)?.perSecond;
-      return v === undefined ? "–" : `${Math.round(v).toLocaleString("en-US")}/s`;
+      const row = of.find((x) => x.callers === n);
+      if (row === undefined) return "–";
+      const x = row.xFloor === undefined || id === "evalsha-floor" ? "" : ` (${row.xFloor.toFixed(2)}× floor)`;
+      return `${Math.round(row.perSecond).toLocaleString("en-US")}/s${x}`;
     };
     lines.push(`| ${of[0]?.label ?? id} | ${cell(1)} | ${cell(8)} | ${cell(64)} |`);
   }
