@@ -8,7 +8,7 @@ import type {
   CircuitStore,
   CircuitTransition,
 } from "@toolware/packs/circuit-breaker";
-import { connect, globEscape, guarded, type RedisStoreOptions, Script, scanKeys } from "./shared.js";
+import { connect, globEscape, guarded, guardedScript, type RedisStoreOptions, Script, scanKeys } from "./shared.js";
 
 // A circuit is one hash: s (state), f (failures), o (opened at), h (half-open since), n (trials),
 // e (the half-open period's token). A closed circuit without failures has no key at all.
@@ -91,10 +91,23 @@ export interface RedisCircuitStore extends CircuitStore {
   reset(key?: string): Promise<Array<readonly [string, CircuitState]>>;
 }
 
-const transition = (text: string): CircuitTransition | undefined => {
-  const [from, to] = text.split(">") as [CircuitState, CircuitState | undefined];
+const toTransition = (reply: unknown): CircuitTransition | undefined => {
+  const [from, to] = String(reply).split(">") as [CircuitState, CircuitState | undefined];
   return to === undefined ? undefined : { from, to };
 };
+
+const toAdmission = (raw: unknown): CircuitAdmission => {
+  const reply = raw as [number, string, string, string?];
+  const change = reply[0] === 1 ? reply[2] : reply[3];
+  const moved =
+    change === "" || change === undefined ? undefined : { from: change as CircuitState, to: "half-open" as const };
+  if (reply[0] === 1) return reply[1] === "" ? { allowed: true } : { allowed: true, trial: reply[1], change: moved };
+  const state = reply[1] as "open" | "half-open";
+  return { allowed: false, state, retryInMs: Number(reply[2]), change: moved };
+};
+
+const letThrough = (): CircuitAdmission => ({ allowed: true });
+const nothing = (): undefined => undefined;
 
 /**
  * Circuit-breaker state in Redis: a circuit opened by failures in one process is open in every
@@ -130,32 +143,11 @@ export function redisCircuitStore(options: RedisCircuitStoreOptions): RedisCircu
     admit(key, now, policy) {
       const token = `${c.token}:${++periods}`;
       const args = [now, policy.cooldownMs, policy.halfOpenMax, token, ttl(policy)];
-      return guarded(
-        c,
-        "admit",
-        async (): Promise<CircuitAdmission> => {
-          const reply = (await ADMIT.run(c.client, [keyOf(key)], args)) as [number, string, string, string?];
-          const change = reply[0] === 1 ? reply[2] : reply[3];
-          const moved =
-            change === "" || change === undefined
-              ? undefined
-              : { from: change as CircuitState, to: "half-open" as const };
-          if (reply[0] === 1)
-            return reply[1] === "" ? { allowed: true } : { allowed: true, trial: reply[1], change: moved };
-          const state = reply[1] as "open" | "half-open";
-          return { allowed: false, state, retryInMs: Number(reply[2]), change: moved };
-        },
-        () => ({ allowed: true }),
-      );
+      return guardedScript(c, "admit", ADMIT, [keyOf(key)], args, toAdmission, letThrough);
     },
     record(key, outcome, trial, now, policy) {
       const args = [outcome, trial ?? "", now, policy.failureThreshold, ttl(policy)];
-      return guarded(
-        c,
-        "record",
-        async () => transition(String(await RECORD.run(c.client, [keyOf(key)], args))),
-        () => undefined,
-      );
+      return guardedScript(c, "record", RECORD, [keyOf(key)], args, toTransition, nothing);
     },
     snapshot(key, now, { cooldownMs }) {
       return guarded(c, "snapshot", async (): Promise<CircuitSnapshot> => {

@@ -1,5 +1,13 @@
 import type { LoopCounts, LoopGuardStore, LoopHistoryEntry, LoopRule, LoopScopeRef } from "@toolware/packs/loop-guard";
-import { connect, deleteMatching, globEscape, guarded, type RedisStoreOptions, Script } from "./shared.js";
+import {
+  connect,
+  deleteMatching,
+  globEscape,
+  guarded,
+  guardedScript,
+  type RedisStoreOptions,
+  Script,
+} from "./shared.js";
 
 // One scope, three keys sharing its hash tag (so one script may touch them all on a cluster):
 // KEYS[1] a hash with the last call key and the streak, KEYS[2] the history list (newest first),
@@ -31,6 +39,14 @@ if not (hit and blocks) then
 end
 return {streak, inWindow}
 `);
+
+const toCounts = (reply: unknown): LoopCounts => {
+  const [streak, inWindow] = reply as [number, number];
+  return { streak, inWindow };
+};
+
+// What a call counts as when Redis cannot say: a first one.
+const firstCall = (): LoopCounts => ({ streak: 1, inWindow: 1 });
 
 /** Options of {@link redisLoopGuardStore}. */
 export interface RedisLoopGuardStoreOptions extends RedisStoreOptions {
@@ -87,18 +103,7 @@ export function redisLoopGuardStore(options: RedisLoopGuardStoreOptions): RedisL
         member,
         Math.max(ttlMs, Math.ceil(rule.windowMs)),
       ];
-      return guarded(
-        c,
-        "observe",
-        async () => {
-          const [streak, inWindow] = (await OBSERVE.run(c.client, [`${s}:s`, `${s}:h`, `${s}:w:${key}`], args)) as [
-            number,
-            number,
-          ];
-          return { streak, inWindow };
-        },
-        () => ({ streak: 1, inWindow: 1 }),
-      );
+      return guardedScript(c, "observe", OBSERVE, [`${s}:s`, `${s}:h`, `${s}:w:${key}`], args, toCounts, firstCall);
     },
     history(scope) {
       return guarded(c, "history", async () => {
