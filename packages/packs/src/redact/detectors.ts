@@ -17,6 +17,7 @@
  * The tests run each detector on 100 000-character adversarial strings.
  */
 import { normalizeName } from "@toolware/core";
+import { markupFinders } from "./markup.js";
 import { keyFinder, type SecretKeyTest } from "./pairs.js";
 
 export { redactPairs, type SecretKeyTest } from "./pairs.js";
@@ -26,24 +27,41 @@ export type RedactKind = "secret" | "email" | "card" | "custom";
 
 export type Placeholders = Readonly<Record<RedactKind, string>>;
 
-/** Provider key shapes, each anchored on a literal prefix. */
+/**
+ * Provider key shapes, each anchored on a literal prefix. The formats are those the providers and
+ * the public rule sets of gitleaks and detect-secrets document; the patterns are written here.
+ */
 export const TOKEN_PATTERNS: readonly RegExp[] = [
   // OpenAI / Anthropic style: sk-…, sk-proj-…, sk-ant-api03-… (needs a digit, so "sk-learn-tutorial" is left alone)
   /(?<![\w-])sk-(?=[\w-]*\d)[\w-]{20,}/g,
   // Stripe secret and restricted keys, webhook secrets
-  /(?<![\w-])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g,
+  /(?<![\w-])(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}/g,
   /(?<![\w-])whsec_[A-Za-z0-9]{16,}/g,
   // GitHub tokens and fine-grained PATs
   /(?<![\w-])gh[pousr]_[A-Za-z0-9]{30,}/g,
   /(?<![\w-])github_pat_\w{30,}/g,
-  // AWS access key ids
-  /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])/g,
-  // Slack tokens
-  /(?<![\w-])xox[abposr]-[A-Za-z0-9-]{10,}/g,
+  // GitLab: personal, project, group and deploy tokens, runner, CI job, OAuth, feed, mail, agent, SCIM…
+  /(?<![\w-])gl(?:pat|ptt|dt|rt|cbt|ft|imt|agent|oas|soat|ffct|wt|rrt)-[\w-]{20,}(?:\.[\w-]{2,})?/g,
+  /(?<![\w-])GR1348941[\w-]{20,}/g,
+  // AWS access key ids, Bedrock API keys
+  /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Z0-9])/g,
+  /(?<![\w-])ABSK[A-Za-z0-9+/]{100,}={0,2}/g,
+  // Slack tokens (bot, user, app, refresh, configuration, legacy)
+  /(?<![\w-])(?:xox[abposre]|xoxe\.xox[bp]|xapp)-[A-Za-z0-9-]{10,}/g,
+  // Slack webhook URLs: the path after the host is the secret
+  /(?<![\w-])hooks\.slack\.com\/(?:services|workflows|triggers)\/[\w/-]{16,}/g,
+  // npm, PyPI, SendGrid, Hugging Face
+  /(?<![\w-])npm_[A-Za-z0-9]{36}(?![\w-])/g,
+  /(?<![\w-])pypi-AgE[\w-]{50,}/g,
+  /(?<![\w-])SG\.[\w-]{16,}\.[\w-]{16,}/g,
+  /(?<![\w-])(?:hf|api_org)_[A-Za-z0-9]{30,}/g,
   // Google API keys
   /(?<![\w-])AIza[\w-]{35}(?![\w-])/g,
-  // JSON Web Tokens: three base64url parts, the first two starting with "eyJ" ({")
-  /(?<![\w-])eyJ[\w-]{5,}\.eyJ[\w-]{5,}\.[\w-]*/g,
+  // JSON Web Tokens: base64url parts, the first two starting with "eyJ" ({"); the signature may be
+  // missing (an unsigned token, `alg: none`, ends in "." or has two parts only)
+  /(?<![\w-])eyJ[\w-]{5,}\.eyJ[\w-]{5,}(?:\.[\w-]*)?/g,
+  // A JWT encoded once more in base64 ("eyJ" is "ZXlK")
+  /(?<![\w-])ZXlK[A-Za-z0-9+/]{40,}={0,2}/g,
 ];
 
 const WORD_START = "(?<![\\w-])";
@@ -113,7 +131,9 @@ export function secretKeyTest(keys: readonly string[]): SecretKeyTest {
   // A cheap first look (letters only, lower-cased) rules out most keys before normalizeName runs.
   const tails = [...new Set(terms.map((t) => t.replaceAll("_", "")))];
   const seen = new Map<string, boolean>();
-  const decide = (key: string): boolean => {
+  const decide = (spelled: string): boolean => {
+    // `ｐａｓｓｗｏｒｄ`, `ᴾᴬˢˢ`: compatibility forms are the same name.
+    const key = /[^\x00-\x7f]/.test(spelled) ? spelled.normalize("NFKC") : spelled;
     const letters = key.toLowerCase().replace(/[^a-z0-9]/g, "");
     if (!tails.some((t) => letters.endsWith(t))) return false;
     const k = normalizeName(key);
@@ -129,7 +149,9 @@ export function secretKeyTest(keys: readonly string[]): SecretKeyTest {
     }
     return hit;
   };
-  return Object.assign(test, { finder: keyFinder(terms) });
+  const words = [...new Set(terms.map((t) => t.slice(t.lastIndexOf("_") + 1)).filter((w) => w !== ""))];
+  words.sort((a, b) => b.length - a.length);
+  return Object.assign(test, { finder: keyFinder(terms), markup: markupFinders(words) });
 }
 
 const BEGIN = "-----BEGIN ";

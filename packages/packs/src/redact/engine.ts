@@ -11,6 +11,9 @@ import {
 } from "./detectors.js";
 import { type JsonContext, redactJsonText } from "./json.js";
 import { checkRedactOptions, compilePatterns, DEFAULT_PLACEHOLDERS, PREFIX } from "./options.js";
+import { redactCurlUser } from "./curl.js";
+import { foldedView } from "./fold.js";
+import { redactMarkup } from "./markup.js";
 import { redactEmails, redactUrlCredentials } from "./scanners.js";
 
 /** What the redaction functions take (the pack takes these and a few more). */
@@ -66,12 +69,17 @@ export function createRedactor(options?: RedactTextOptions): Redactor {
     const p = json ? forms.json : forms.text;
     if (secrets) {
       s = redactPrivateKeys(s, p.secret, json);
+      s = redactCurlUser(s, p.secret, json);
       s = redactUrlCredentials(s, p.secret, json);
       // A "$" in a replacement string would be read as "$&" and the like.
       const literal = p.secret.replaceAll("$", "$$$$");
       for (const re of TOKEN_PASSES) s = s.replace(re, literal);
       s = s.replace(BEARER, `$1${literal}`);
-      s = redactPairs(s, isSecretKey, p.secret, json);
+      const view = foldedView(s);
+      s = redactPairs(s, isSecretKey, p.secret, json, view);
+      if (isSecretKey.markup !== undefined) {
+        s = redactMarkup(s, foldedView(s), isSecretKey.markup, isSecretKey, p.secret, json);
+      }
     }
     if (emails) s = redactEmails(s, p.email);
     if (cards) s = redactCards(s, p.card, json);

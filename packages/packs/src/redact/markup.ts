@@ -1,0 +1,107 @@
+/*
+ * Sensitive values that no operator introduces: XML elements (`<password>…</password>`) and
+ * call arguments (`System.setProperty("API_TOKEN", "…")`, `headers.set('Authorization', '…')`).
+ * Like the pairs search, each is found from one character after a sensitive word (`>` and `,`)
+ * by a look-behind, and read by hand. Keys are found on the folded view (see fold.ts).
+ */
+import type { SecretKeyTest } from "./pairs.js";
+import { isReference, quotedEnd } from "./values.js";
+
+/** The finders for one set of key words: `<word>` and `("word",`. */
+export interface MarkupFinders {
+  readonly element: RegExp;
+  readonly call: RegExp;
+}
+
+export function markupFinders(words: readonly string[]): MarkupFinders {
+  const w = words.join("|");
+  return {
+    element: new RegExp(`>(?<=(?:${w})[._-]*>)`, "gi"),
+    call: new RegExp(`,(?<=(?:${w})[._-]*["'][ \\t]*,)`, "gi"),
+  };
+}
+
+function isNameChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45;
+}
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/** `<name>value</name>`: hides the value (blanks around it kept) when the name is sensitive. */
+function elementValue(view: string, gt: number, isSecret: SecretKeyTest, json: boolean): [number, number] | undefined {
+  let s = gt;
+  while (s > 0 && (isNameChar(view.charCodeAt(s - 1)) || view.charCodeAt(s - 1) === 58)) s--;
+  if (view.charCodeAt(s - 1) !== 60 || s === gt) return undefined;
+  const name = view.slice(s, gt);
+  if (!isSecret(name.slice(name.lastIndexOf(":") + 1))) return undefined;
+  const lt = view.indexOf("<", gt + 1);
+  if (lt === -1 || !view.startsWith(`</${name}>`, lt)) return undefined;
+  let a = gt + 1;
+  let b = lt;
+  while (a < b && isSpace(view.charCodeAt(a))) a++;
+  while (b > a && isSpace(view.charCodeAt(b - 1))) b--;
+  const value = view.slice(a, b);
+  // In a JSON document the element sits in a string literal, which a value may not leave.
+  if (a === b || isReference(value) || (json && value.includes('"'))) return undefined;
+  return [a, b];
+}
+
+/** `f("name", "value")`: hides the value, keeping its quotes, when the name is sensitive. */
+function callValue(view: string, comma: number, isSecret: SecretKeyTest, json: boolean): [number, number] | undefined {
+  let e = comma;
+  while (e > 0 && (view.charCodeAt(e - 1) === 32 || view.charCodeAt(e - 1) === 9)) e--;
+  const q = view.charCodeAt(e - 1);
+  if (q !== 34 && q !== 39) return undefined;
+  // The key's opening quote, at most 64 characters back.
+  let open = e - 2;
+  while (open >= 0 && e - 1 - open <= 64 && view.charCodeAt(open) !== q) open--;
+  if (open < 0 || view.charCodeAt(open) !== q) return undefined;
+  let p = open;
+  while (p > 0 && (view.charCodeAt(p - 1) === 32 || view.charCodeAt(p - 1) === 9)) p--;
+  if (view.charCodeAt(p - 1) !== 40 || !isSecret(view.slice(open + 1, e - 1))) return undefined;
+  let v = comma + 1;
+  while (view.charCodeAt(v) === 32 || view.charCodeAt(v) === 9) v++;
+  const vq = view.charCodeAt(v);
+  if (!(vq === 39 || (vq === 34 && !json) || (vq === 34 && q === 34))) return undefined;
+  const { end, closed } = quotedEnd(view, v, json);
+  const inner = closed ? end - 1 : end;
+  if (inner === v + 1 || isReference(view.slice(v + 1, inner))) return undefined;
+  return [v + 1, inner];
+}
+
+/** Hides the values of sensitive XML elements and call arguments. */
+export function redactMarkup(
+  text: string,
+  view: string,
+  finders: MarkupFinders,
+  isSecret: SecretKeyTest,
+  placeholder: string,
+  json = false,
+): string {
+  const spans: [number, number][] = [];
+  const collect = (re: RegExp, read: typeof elementValue): void => {
+    let floor = 0;
+    re.lastIndex = 0;
+    for (let m = re.exec(view); m !== null; m = re.exec(view)) {
+      if (m.index < floor) continue;
+      const span = read(view, m.index, isSecret, json);
+      if (span === undefined) continue;
+      spans.push(span);
+      floor = span[1];
+      re.lastIndex = Math.max(re.lastIndex, floor);
+    }
+  };
+  if (view.includes("</")) collect(finders.element, elementValue);
+  if (view.includes("(")) collect(finders.call, callValue);
+  if (spans.length === 0) return text;
+  spans.sort((x, y) => x[0] - y[0]);
+  let out = "";
+  let last = 0;
+  for (const [a, b] of spans) {
+    if (a < last) continue;
+    out += text.slice(last, a) + placeholder;
+    last = b;
+  }
+  return out + text.slice(last);
+}
