@@ -69,7 +69,7 @@ function credential(text: string, s: number, end: number, json: boolean): [numbe
   const at = wordAt(text, s, end, json);
   const word = at.map((p) => text[p]).join("");
   const k = colonIn(word);
-  if (k === -1) return undefined;
+  if (k === -1 || isReference(word)) return undefined;
   const user = word.slice(0, k);
   const pass = word.slice(k + 1);
   if (pass !== "") {

@@ -82,7 +82,7 @@ export const TOKEN_PASSES: readonly RegExp[] = [
 
 /** `scheme://user:password@host`: keeps the user, hides the password. */
 export const URL_CREDENTIALS =
-  /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/[^\s/?#@:]{0,256}:)[^\s/?#@]{1,256}(?=@)/g;
+  /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/[^\s/?#@:"'`<>]{0,256}:)[^\s/?#@"'`<>]{1,256}(?=@)/g;
 
 /** `Bearer <token>` (case-insensitive): keeps the word, hides the token. */
 export const BEARER = /(?<![\w-])(bearer[ \t]+)[\w.~+/-]{16,}=*/gi;
@@ -133,7 +133,7 @@ export function secretKeyTest(keys: readonly string[]): SecretKeyTest {
   const seen = new Map<string, boolean>();
   const decide = (spelled: string): boolean => {
     // `ｐａｓｓｗｏｒｄ`, `ᴾᴬˢˢ`: compatibility forms are the same name.
-    const key = /[^\x00-\x7f]/.test(spelled) ? spelled.normalize("NFKC") : spelled;
+    const key = /[\u0080-\uffff]/.test(spelled) ? spelled.normalize("NFKC") : spelled;
     const letters = key.toLowerCase().replace(/[^a-z0-9]/g, "");
     if (!tails.some((t) => letters.endsWith(t))) return false;
     const k = normalizeName(key);

@@ -1,5 +1,6 @@
 import { packTypeError } from "../internal/errors.js";
 import { isCardNumber, redactCards } from "./cards.js";
+import { redactCurlUser } from "./curl.js";
 import {
   BEARER,
   DEFAULT_SECRET_KEYS,
@@ -9,11 +10,10 @@ import {
   secretKeyTest,
   TOKEN_PASSES,
 } from "./detectors.js";
-import { type JsonContext, redactJsonText } from "./json.js";
-import { checkRedactOptions, compilePatterns, DEFAULT_PLACEHOLDERS, PREFIX } from "./options.js";
-import { redactCurlUser } from "./curl.js";
 import { foldedView } from "./fold.js";
+import { type JsonContext, redactJsonText } from "./json.js";
 import { redactMarkup } from "./markup.js";
+import { checkRedactOptions, compilePatterns, DEFAULT_PLACEHOLDERS, PREFIX } from "./options.js";
 import { redactEmails, redactUrlCredentials } from "./scanners.js";
 
 /** What the redaction functions take (the pack takes these and a few more). */

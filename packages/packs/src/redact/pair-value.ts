@@ -15,7 +15,7 @@ export interface Replacement {
 const JSON_BARE = /[^\s,}\]]+/y;
 // A type annotation: `apiKey: string = …` names the type after the colon; the value comes after `=`.
 const TYPE_LIKE = /^[A-Za-z_][\w.[\]<>|]*$/;
-const EXPRESSION_START = /^(?:new|\$[({][^]*)$/;
+const EXPRESSION_START = /^(?:new$|\$[({])/;
 
 function isBlank(c: number): boolean {
   return c === 32 || c === 9;
@@ -109,7 +109,7 @@ export function readValue(
     const tokenEnd = bareEnd(text, t, json);
     const token = text.slice(t, tokenEnd);
     // "Authorization: Bearer [REDACTED]": the token was already hidden.
-    if (tokenEnd === t || isReference(token) || token.startsWith("$") || text.startsWith(placeholder, t)) {
+    if (tokenEnd === t || isReference(token) || EXPRESSION_START.test(token) || text.startsWith(placeholder, t)) {
       return undefined;
     }
     return { start: t, end: tokenEnd, replacement: placeholder };

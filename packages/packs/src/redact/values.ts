@@ -7,8 +7,12 @@
  * it spans.
  */
 
-/** `${…}`, `$(…)`, `$NAME`, `{{…}}`, `%NAME%`: references to a value held elsewhere. */
-const REFERENCE = /\$\{[^{}\r\n]*\}|\$\([^()\r\n]*\)|\$\{\{[^{}\r\n]*\}\}|\{\{[^{}\r\n]*\}\}|\$[A-Za-z_]\w*|%[A-Za-z_]\w*%|\$\d/g;
+/**
+ * `${…}`, `$(…)`, `{{…}}`, `$1` and environment variables by convention (`$API_KEY`, `%APPDATA%`,
+ * upper case): references to a value held elsewhere. `$Secr3t` is a value.
+ */
+const REFERENCE =
+  /\$\{[^{}\r\n]*\}|\$\([^()\r\n]*\)|\$\{\{[^{}\r\n]*\}\}|\{\{[^{}\r\n]*\}\}|\$[A-Z_][A-Z0-9_]*(?![a-z])|%[A-Z_][A-Z0-9_]*%|\$\d/g;
 // What may sit between references in a value made only of them (`${USER}:${PASS}`).
 const JOINERS = /^[\s:/@._-]*$/;
 // `<token>`, `[PASSWORD]`: a placeholder a reader fills in.
@@ -40,6 +44,9 @@ function isBlank(c: number): boolean {
 function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x3000 || c === 0 || Number.isNaN(c);
 }
+function isAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
 function isWordChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45;
 }
@@ -49,6 +56,8 @@ function fieldFollows(text: string, i: number, amp: boolean): boolean {
   const next = text.charCodeAt(i + 1);
   // `, next`, `,"next": …`, `,{…}`: a list or an object goes on.
   if (!amp && (isSpace(next) || next === 34 || next === 39 || next === 123 || next === 91 || next === 40)) return true;
+  const first = text.charCodeAt(i + 1);
+  if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122) || first === 95)) return false;
   let k = i + 1;
   while (k < text.length && k - i <= 64 && isWordChar(text.charCodeAt(k))) k++;
   const c = text.charCodeAt(k);
@@ -69,8 +78,9 @@ export function bareEnd(text: string, v: number, json: boolean): number {
     if (json && c === 92) break;
     if (c === 40 || c === 91 || c === 123) depth++;
     else if (c === 41 || c === 93 || c === 125) {
-      if (depth === 0) break;
-      depth--;
+      // A closer it did not open ends the value (`f(password=abc)`), unless the value goes on (`ab)cd`).
+      if (depth === 0 && !isAlnum(text.charCodeAt(i + 1))) break;
+      if (depth > 0) depth--;
     } else if ((c === 44 || c === 59) && fieldFollows(text, i, false)) break;
     else if (c === 38 && fieldFollows(text, i, true)) break;
   }
