@@ -53,14 +53,14 @@ describe("no card inside a longer token", () => {
           fc.stringMatching(/^[0-9a-f]{40}$/),
           fc.uuid(),
           fc.stringMatching(/^[0-9a-f]{8}-[0-9]{4}-[0-9]{4}-[0-9]{4}-[0-9]{12}$/),
-          fc.stringMatching(/^[0-9A-F]{2,8}[0-9]{13,19}[0-9A-F]{2,8}$/),
+          fc.stringMatching(/^[A-F][0-9A-F]{0,7}[0-9]{13,19}[0-9A-F]{0,7}[A-F]$/),
         ),
         (id) => {
           for (const text of [id, `sha256:${id}`, `{"id":"${id}"}`, `etag "${id}" done`])
             expect(redactText(text)).toBe(text);
         },
       ),
-      { numRuns: 3000 },
+      { numRuns: 5000 },
     );
   });
 
