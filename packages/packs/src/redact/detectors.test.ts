@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { redactCards } from "./cards.js";
+import { redactCurlUser } from "./curl.js";
 import {
   BEARER,
   DEFAULT_SECRET_KEYS,
@@ -11,7 +12,9 @@ import {
   TOKEN_PATTERNS,
   URL_CREDENTIALS,
 } from "./detectors.js";
+import { foldedView } from "./fold.js";
 import { createRedactor, redactText } from "./index.js";
+import { redactMarkup } from "./markup.js";
 import { redactEmails, redactUrlCredentials } from "./scanners.js";
 
 describe("redactText: what it hides", () => {
@@ -128,6 +131,13 @@ const DETECTORS: Record<string, (s: string) => string> = {
   pairsJson: (s) => redactPairs(s, secretKeyTest(DEFAULT_SECRET_KEYS), "X", true),
   privateKeys: (s) => redactPrivateKeys(s, "X"),
   privateKeysJson: (s) => redactPrivateKeys(s, "X", true),
+  markup: (s) => {
+    const isSecret = secretKeyTest(DEFAULT_SECRET_KEYS);
+    return isSecret.markup === undefined ? s : redactMarkup(s, foldedView(s), isSecret.markup, isSecret, "X");
+  },
+  curl: (s) => redactCurlUser(s, "X"),
+  curlJson: (s) => redactCurlUser(s, "X", true),
+  fold: (s) => foldedView(s),
   cards: (s) => redactCards(s, "X"),
   cardsJson: (s) => redactCards(s, "X", true),
   pipeline: (s) => redactText(s),
@@ -166,6 +176,25 @@ const ADVERSARIAL: Record<string, string> = {
   deeplyEscapedKeys: '\\\\\\"token\\\\\\": '.repeat(N / 18),
   keyThenDots: `password${".".repeat(N)}:x`,
   keyThenBlanks: `token${" ".repeat(N)}=x`,
+  operators: "password :=".repeat(N / 11),
+  typedKeys: "var apiKey string ".repeat(N / 18),
+  typeChain: `password${": x".repeat(N / 3)}=`,
+  elements: "<password>".repeat(N / 10),
+  elementsOpen: `<password>${"a".repeat(N)}`,
+  calls: '("password", '.repeat(N / 13),
+  callsOpen: `("password", "${"a".repeat(N)}`,
+  curls: "curl -u ".repeat(N / 8),
+  curlWord: `curl -u ${"a".repeat(N)}`,
+  curlQuotes: `curl -u "${'a"'.repeat(N / 2)}`,
+  references: "password=${".repeat(N / 11),
+  substitutions: "token=$(".repeat(N / 8),
+  fullwidth: "ｐａｓｓｗｏｒｄ＝".repeat(N / 9),
+  bareBrackets: `password=${"(".repeat(N)}`,
+  bareFields: `password=${"a,".repeat(N / 2)}`,
+  bareAmps: `password=${"a&".repeat(N / 2)}`,
+  hexRuns: "a4111111111111111b".repeat(N / 18),
+  gitlab: "glpat-".repeat(N / 6),
+  b64jwt: "ZXlK".repeat(N / 4),
   jsonCards: `[${"4111111111111111,".repeat(N / 17)}1]`,
   jsonCardsInStrings: `["${'x", 4111111111111111, "'.repeat(N / 24)}"]`,
   jsonEscapedStrings: `[${'"a\\nb",'.repeat(N / 7)}"x"]`,

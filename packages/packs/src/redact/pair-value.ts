@@ -63,8 +63,9 @@ function quotedValue(text: string, v: number, json: boolean, placeholder: string
 }
 
 /**
- * What replaces the value at `v` (after `operator`) of the sensitive `key`, or undefined to keep it.
- * `json`: the text is a JSON document whose strings hold no escapes.
+ * What replaces the value at `v` (after `operator`) of the sensitive `key`; undefined to keep it;
+ * or where a value that is kept ends (a reference, an expression), so that the search does not
+ * read it again. `json`: the text is a JSON document whose strings hold no escapes.
  */
 export function readValue(
   text: string,
@@ -73,7 +74,7 @@ export function readValue(
   operator: string,
   placeholder: string,
   json: boolean,
-): Replacement | undefined {
+): Replacement | number | undefined {
   // A key of the document itself: the value is a whole JSON value.
   if (json && key.quote === '"' && operator === ":") return jsonDocumentValue(text, v, placeholder);
   const c = text.charCodeAt(v);
@@ -101,7 +102,7 @@ export function readValue(
   const end = bareEnd(text, v, json);
   if (end === v) return undefined;
   const raw = text.slice(v, end);
-  if (isReference(raw) || EXPRESSION_START.test(raw) || isReference(text.slice(v, v + 24))) return undefined;
+  if (isReference(raw) || EXPRESSION_START.test(raw) || isReference(text.slice(v, v + 24))) return end;
   if (operator === ":" && TYPE_LIKE.test(raw) && assignmentFollows(text, end)) return undefined;
   const scheme = schemeLength(text, v, end, isAuthKey(key.name));
   if (scheme > 0) {
@@ -110,7 +111,7 @@ export function readValue(
     const token = text.slice(t, tokenEnd);
     // "Authorization: Bearer [REDACTED]": the token was already hidden.
     if (tokenEnd === t || isReference(token) || EXPRESSION_START.test(token) || text.startsWith(placeholder, t)) {
-      return undefined;
+      return tokenEnd;
     }
     return { start: t, end: tokenEnd, replacement: placeholder };
   }

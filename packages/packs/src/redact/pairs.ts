@@ -168,6 +168,11 @@ export function redactPairs(
     while (isBlank(view.charCodeAt(v))) v++;
     const value = readValue(view, v, key, operator, placeholder, json);
     if (value === undefined) continue;
+    if (typeof value === "number") {
+      // A value kept as it is (`${TOKEN}`): nothing inside it is searched again.
+      finder.lastIndex = Math.max(finder.lastIndex, value);
+      continue;
+    }
     out += text.slice(last, value.start) + value.replacement;
     last = value.end;
     finder.lastIndex = Math.max(last, d + 1);

@@ -9,10 +9,11 @@
 
 /**
  * `${…}`, `$(…)`, `{{…}}`, `$1` and environment variables by convention (`$API_KEY`, `%APPDATA%`,
- * upper case): references to a value held elsewhere. `$Secr3t` is a value.
+ * upper case): references to a value held elsewhere. `$Secr3t` is a value, and so is the default
+ * in `${PASSWORD:-hunter2}`.
  */
 const REFERENCE =
-  /\$\{[^{}\r\n]*\}|\$\([^()\r\n]*\)|\$\{\{[^{}\r\n]*\}\}|\{\{[^{}\r\n]*\}\}|\$[A-Z_][A-Z0-9_]*(?![a-z])|%[A-Z_][A-Z0-9_]*%|\$\d/g;
+  /\$\{[^{}:=\r\n-]*\}|\$\([^()\r\n]*\)|\$\{\{[^{}\r\n]*\}\}|\{\{[^{}\r\n]*\}\}|\$[A-Z_][A-Z0-9_]*(?![a-z])|%[A-Z_][A-Z0-9_]*%|\$\d/g;
 // What may sit between references in a value made only of them (`${USER}:${PASS}`).
 const JOINERS = /^[\s:/@._-]*$/;
 // `<token>`, `[PASSWORD]`: a placeholder a reader fills in.
