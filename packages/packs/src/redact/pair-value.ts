@@ -15,7 +15,7 @@ export interface Replacement {
 const JSON_BARE = /[^\s,}\]]+/y;
 // A type annotation: `apiKey: string = …` names the type after the colon; the value comes after `=`.
 const TYPE_LIKE = /^[A-Za-z_][\w.[\]<>|]*$/;
-const EXPRESSION_START = /^(?:new$|\$[({])/;
+const EXPRESSION_START = /^(?:new$|\$\()/;
 
 function isBlank(c: number): boolean {
   return c === 32 || c === 9;
