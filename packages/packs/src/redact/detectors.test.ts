@@ -6,6 +6,7 @@ import {
   BEARER,
   DEFAULT_SECRET_KEYS,
   EMAIL,
+  GATED_TOKEN_PATTERNS,
   redactPairs,
   redactPrivateKeys,
   secretKeyTest,
@@ -120,6 +121,7 @@ describe("redactText: what it hides", () => {
 // Each detector on its own, as the built-in pipeline runs it.
 const DETECTORS: Record<string, (s: string) => string> = {
   tokens: (s) => TOKEN_PATTERNS.reduce((acc, re) => acc.replace(re, "X"), s),
+  gatedTokens: (s) => GATED_TOKEN_PATTERNS.reduce((acc, [, re]) => acc.replace(re, "X"), s),
   urlCredentials: (s) => s.replace(URL_CREDENTIALS, "$1X"),
   bearer: (s) => s.replace(BEARER, "$1X"),
   urlScanner: (s) => redactUrlCredentials(s, "X"),

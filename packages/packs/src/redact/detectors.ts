@@ -40,28 +40,53 @@ export const TOKEN_PATTERNS: readonly RegExp[] = [
   // GitHub tokens and fine-grained PATs
   /(?<![\w-])gh[pousr]_[A-Za-z0-9]{30,}/g,
   /(?<![\w-])github_pat_\w{30,}/g,
-  // GitLab: personal, project, group and deploy tokens, runner, CI job, OAuth, feed, mail, agent, SCIM…
-  /(?<![\w-])gl(?:pat|ptt|dt|rt|cbt|ft|imt|agent|oas|soat|ffct|wt|rrt)-[\w-]{20,}(?:\.[\w-]{2,})?/g,
-  /(?<![\w-])GR1348941[\w-]{20,}/g,
-  // AWS access key ids, Bedrock API keys
+  // AWS access key ids
   /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Z0-9])/g,
-  /(?<![\w-])ABSK[A-Za-z0-9+/]{100,}={0,2}/g,
   // Slack tokens (bot, user, app, refresh, configuration, legacy)
   /(?<![\w-])(?:xox[abposre]|xoxe\.xox[bp]|xapp)-[A-Za-z0-9-]{10,}/g,
-  // Slack webhook URLs: the path after the host is the secret
-  /(?<![\w-])hooks\.slack\.com\/(?:services|workflows|triggers)\/[\w/-]{16,}/g,
-  // npm, PyPI, SendGrid, Hugging Face
-  /(?<![\w-])npm_[A-Za-z0-9]{36}(?![\w-])/g,
-  /(?<![\w-])pypi-AgE[\w-]{50,}/g,
-  /(?<![\w-])SG\.[\w-]{16,}\.[\w-]{16,}/g,
-  /(?<![\w-])(?:hf|api_org)_[A-Za-z0-9]{30,}/g,
   // Google API keys
   /(?<![\w-])AIza[\w-]{35}(?![\w-])/g,
   // JSON Web Tokens: base64url parts, the first two starting with "eyJ" ({"); the signature may be
   // missing (an unsigned token, `alg: none`, ends in "." or has two parts only)
   /(?<![\w-])eyJ[\w-]{5,}\.eyJ[\w-]{5,}(?:\.[\w-]*)?/g,
+];
+
+/**
+ * Rarer shapes, each run only when the text holds its literal (one `indexOf`): a pass over a page
+ * costs far more than looking for a prefix that is not there.
+ */
+export const GATED_TOKEN_PATTERNS: readonly (readonly [readonly string[], RegExp])[] = [
+  // GitLab: personal, project, group and deploy tokens, runner, CI job, OAuth, feed, mail, agent, SCIM…
+  [
+    [
+      "glpat-",
+      "glptt-",
+      "gldt-",
+      "glrt-",
+      "glcbt-",
+      "glft-",
+      "glimt-",
+      "glagent-",
+      "gloas-",
+      "glsoat-",
+      "glffct-",
+      "glwt-",
+      "glrrt-",
+    ],
+    /(?<![\w-])gl(?:pat|ptt|dt|rt|cbt|ft|imt|agent|oas|soat|ffct|wt|rrt)-[\w-]{20,}(?:\.[\w-]{2,})?/g,
+  ],
+  [["GR1348941"], /(?<![\w-])GR1348941[\w-]{20,}/g],
+  // AWS Bedrock API keys
+  [["ABSK"], /(?<![\w-])ABSK[A-Za-z0-9+/]{100,}={0,2}/g],
+  // Slack webhook URLs: the path after the host is the secret
+  [["hooks.slack.com/"], /(?<![\w-])hooks\.slack\.com\/(?:services|workflows|triggers)\/[\w/-]{16,}/g],
+  // npm, PyPI, SendGrid, Hugging Face
+  [["npm_"], /(?<![\w-])npm_[A-Za-z0-9]{36}(?![\w-])/g],
+  [["pypi-AgE"], /(?<![\w-])pypi-AgE[\w-]{50,}/g],
+  [["SG."], /(?<![\w-])SG\.[\w-]{16,}\.[\w-]{16,}/g],
+  [["hf_", "api_org_"], /(?<![\w-])(?:hf|api_org)_[A-Za-z0-9]{30,}/g],
   // A JWT encoded once more in base64 ("eyJ" is "ZXlK")
-  /(?<![\w-])ZXlK[A-Za-z0-9+/]{40,}={0,2}/g,
+  [["ZXlK"], /(?<![\w-])ZXlK[A-Za-z0-9+/]{40,}={0,2}/g],
 ];
 
 const WORD_START = "(?<![\\w-])";
@@ -79,6 +104,14 @@ export const TOKEN_PASSES: readonly RegExp[] = [
   ),
   ...TOKEN_PATTERNS.filter((re) => !re.source.startsWith(WORD_START)),
 ];
+
+/** Replaces every provider token of `text` with `literal` (a replacement string with `$` escaped). */
+export function redactTokens(text: string, literal: string): string {
+  let s = text;
+  for (const re of TOKEN_PASSES) s = s.replace(re, literal);
+  for (const [gates, re] of GATED_TOKEN_PATTERNS) if (gates.some((g) => s.includes(g))) s = s.replace(re, literal);
+  return s;
+}
 
 /** `scheme://user:password@host`: keeps the user, hides the password. */
 export const URL_CREDENTIALS =

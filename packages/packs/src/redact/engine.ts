@@ -7,8 +7,8 @@ import {
   type Placeholders,
   redactPairs,
   redactPrivateKeys,
+  redactTokens,
   secretKeyTest,
-  TOKEN_PASSES,
 } from "./detectors.js";
 import { foldedView } from "./fold.js";
 import { type JsonContext, redactJsonText } from "./json.js";
@@ -73,7 +73,7 @@ export function createRedactor(options?: RedactTextOptions): Redactor {
       s = redactUrlCredentials(s, p.secret, json);
       // A "$" in a replacement string would be read as "$&" and the like.
       const literal = p.secret.replaceAll("$", "$$$$");
-      for (const re of TOKEN_PASSES) s = s.replace(re, literal);
+      s = redactTokens(s, literal);
       s = s.replace(BEARER, `$1${literal}`);
       const view = foldedView(s);
       s = redactPairs(s, isSecretKey, p.secret, json, view);

@@ -14,7 +14,8 @@ export interface Replacement {
 
 const JSON_BARE = /[^\s,}\]]+/y;
 // A type annotation: `apiKey: string = …` names the type after the colon; the value comes after `=`.
-const TYPE_LIKE = /^[A-Za-z_][\w.[\]<>|]*$/;
+// A blank before the `=`, or a type name: `password: abc=def` is a password with an `=` in it.
+const TYPE_THEN_ASSIGNMENT = /(?:[A-Za-z_][\w.[\]<>|]*[ \t]+|(?:string|String|str|number|any)[ \t]*)=(?![=>])[ \t]*/y;
 const EXPRESSION_START = /^(?:new$|\$\()/;
 
 function isBlank(c: number): boolean {
@@ -27,14 +28,6 @@ function isJsonSpace(c: number): boolean {
 /** True for a key that carries an `Authorization` header: any first word there is a scheme. */
 function isAuthKey(name: string): boolean {
   return /authori[sz]ation$/i.test(name.replace(/[^A-Za-z]/g, ""));
-}
-
-/** After a bare word at [v, end): is the next thing on the line a lone `=` (an assignment)? */
-function assignmentFollows(text: string, end: number): boolean {
-  let k = end;
-  while (isBlank(text.charCodeAt(k))) k++;
-  const next = text.charCodeAt(k + 1);
-  return text.charCodeAt(k) === 61 && next !== 61 && next !== 62;
 }
 
 function jsonDocumentValue(text: string, v: number, placeholder: string): Replacement | undefined {
@@ -103,7 +96,12 @@ export function readValue(
   if (end === v) return undefined;
   const raw = text.slice(v, end);
   if (isReference(raw) || EXPRESSION_START.test(raw) || isReference(text.slice(v, v + 24))) return end;
-  if (operator === ":" && TYPE_LIKE.test(raw) && assignmentFollows(text, end)) return undefined;
+  if (operator === ":") {
+    // `apiKey: string = "…"`, `password: str="…"`: a type annotation; the value follows the `=`.
+    TYPE_THEN_ASSIGNMENT.lastIndex = v;
+    if (TYPE_THEN_ASSIGNMENT.test(text))
+      return readValue(text, TYPE_THEN_ASSIGNMENT.lastIndex, key, "=", placeholder, json);
+  }
   const scheme = schemeLength(text, v, end, isAuthKey(key.name));
   if (scheme > 0) {
     const t = v + scheme;

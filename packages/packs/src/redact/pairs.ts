@@ -4,7 +4,8 @@
  * reads the key backwards from the operator, and reads the value forwards by hand.
  *
  * Operators: `:` `=` `:=` `::=` `:::=` `=>` `?=` `.=` `+=` `||=` `??=` `==` `!=`; typed
- * declarations put a type between key and operator (`var apiKey string =`, `apiKey: string =`).
+ * declarations put a type between key and operator (`var apiKey string =`; `apiKey: string =` is
+ * read from the colon).
  * Keys may be quoted, also with escaped quotes (`\"api_key\": \"…\"`, JSON inside a JSON string),
  * or sit in brackets (`ENV["TOKEN"] =`). In JSON mode (the text is a JSON document, see json.ts)
  * a value never runs past the string literal it sits in, and a structural key's value
@@ -31,7 +32,8 @@ const EVERY_DELIMITER = /[:=]/g;
 // The operator, read from its first character.
 const OPERATOR = /=>|:{1,3}=|===?|!==?|\|\|=|\?\?=|[?+.!]=|[:=]/y;
 // Types a declaration puts between the key and `=` without a colon (`var apiKey string = …`).
-const TYPE_WORD = /^(?:\[\])?(?:string|String|str|bytes|byte|char|SecureString|SecretString|Secret)$/;
+const TYPE_NAMES = "string|String|str|bytes|byte|char|SecureString|SecretString|Secret";
+const TYPE_WORD = new RegExp(`^(?:\\[\\])?(?:${TYPE_NAMES})$`);
 
 /**
  * Builds a finder from the key terms: an operator after one of their last words and what may
@@ -48,7 +50,9 @@ export function keyFinder(terms: readonly string[]): RegExp {
   // A JSON key is its whole string, so before a closing double quote also `'`, backslashes and
   // line breaks may sit (`"password'"`); no `\\*` there, it would read a run of backslashes two ways.
   const tail = `(?:[._-]*|[^A-Za-z0-9"'\\\\*?\\r\\n]*\\\\*'|[^A-Za-z0-9"*?]*")\\]?`;
-  const type = `(?:(?:[ \\t]*:[ \\t]*|[ \\t]+)[\\w.[\\]<>*&]+)?`;
+  // `apiKey: string =` (any type after a colon), `var apiKey string =` (the types of TYPE_WORD).
+  // `var apiKey string =`; `apiKey: string =` is read from its colon (see pair-value.ts).
+  const type = `(?:[ \\t]+(?:\\[\\])?(?:${TYPE_NAMES}))?`;
   return new RegExp(`[:=](?<=(?:${words.join("|")})${tail}${type}[ \\t]*[?+!|.]{0,2}[:=])`, "gi");
 }
 
@@ -122,20 +126,16 @@ function operatorStart(text: string, d: number): number {
 
 /**
  * The sensitive key before the operator at `op`: the key itself, or the key before a type
- * (`var apiKey string =`, `apiKey: string =`, `password: str =`).
+ * (`var apiKey string =`, `String password =` needs no such step).
  */
 function sensitiveKey(view: string, op: number, isSecret: SecretKeyTest, json: boolean): Key | undefined {
   const key = keyEndingAt(view, op, json);
   if (key === undefined || isSecret(key.name)) return key;
   if (key.quote !== "" || key.name.length > 40) return undefined;
-  let e = key.start;
-  let gap = e;
+  let gap = key.start;
   while (gap > 0 && isBlank(view.charCodeAt(gap - 1))) gap--;
-  const colon = view.charCodeAt(gap - 1) === 58;
-  if (colon) e = gap - 1;
-  else if (gap === e || !TYPE_WORD.test(key.name)) return undefined;
-  else e = gap;
-  const typed = keyEndingAt(view, e, false);
+  if (gap === key.start || !TYPE_WORD.test(key.name)) return undefined;
+  const typed = keyEndingAt(view, gap, false);
   return typed !== undefined && typed.quote === "" && isSecret(typed.name) ? typed : undefined;
 }
 

@@ -22,9 +22,12 @@ function grouped(digits: string, sep: string): string {
   return digits.length === 16 ? (digits.match(/\d{4}/g) ?? []).join(sep) : digits;
 }
 
-/** `$API_KEY`, `%APPDATA%`: an environment variable by convention, which redact leaves alone by design. */
+/**
+ * `$API_KEY`, `%APPDATA%`, `$A/$B`: environment variables by convention (upper case, between
+ * separators only), which redact leaves alone by design.
+ */
 function notReference(v: string): boolean {
-  return !/^\$[A-Z_][A-Z0-9_]*$|^%[A-Z_][A-Z0-9_]*%$/.test(v);
+  return !/^(?:\$[A-Z_]*[A-Z][A-Z0-9_]*|%[A-Z_]*[A-Z][A-Z0-9_]*%|[\s:/@._-])+$/.test(v);
 }
 
 /** A secret, the text it appears as, and the part that must not survive. */

@@ -13,7 +13,7 @@
  * in `${PASSWORD:-hunter2}`.
  */
 const REFERENCE =
-  /\$\{[^{}:=\r\n-]*\}|\$\([^()\r\n]*\)|\$\{\{[^{}\r\n]*\}\}|\{\{[^{}\r\n]*\}\}|\$[A-Z_][A-Z0-9_]*(?![a-z])|%[A-Z_][A-Z0-9_]*%|\$\d/g;
+  /\$\{[^{}:=\r\n-]*\}|\$\([^()\r\n]*\)|\$\{\{[^{}\r\n]*\}\}|\{\{[^{}\r\n]*\}\}|\$[A-Z_]*[A-Z][A-Z0-9_]*(?![a-z])|%[A-Z_]*[A-Z][A-Z0-9_]*%|\$\d/g;
 // What may sit between references in a value made only of them (`${USER}:${PASS}`).
 const JOINERS = /^[\s:/@._-]*$/;
 // `<token>`, `[PASSWORD]`: a placeholder a reader fills in.
