@@ -6,16 +6,15 @@ import {
   BEARER,
   DEFAULT_SECRET_KEYS,
   EMAIL,
-  GATED_TOKEN_PATTERNS,
   redactPairs,
   redactPrivateKeys,
+  redactTokens,
   secretKeyTest,
   TOKEN_PATTERNS,
   URL_CREDENTIALS,
 } from "./detectors.js";
 import { foldedView } from "./fold.js";
 import { createRedactor, redactText } from "./index.js";
-import { redactMarkup } from "./markup.js";
 import { redactEmails, redactUrlCredentials } from "./scanners.js";
 
 describe("redactText: what it hides", () => {
@@ -121,7 +120,7 @@ describe("redactText: what it hides", () => {
 // Each detector on its own, as the built-in pipeline runs it.
 const DETECTORS: Record<string, (s: string) => string> = {
   tokens: (s) => TOKEN_PATTERNS.reduce((acc, re) => acc.replace(re, "X"), s),
-  gatedTokens: (s) => GATED_TOKEN_PATTERNS.reduce((acc, [, re]) => acc.replace(re, "X"), s),
+  tokenPass: (s) => redactTokens(s, "X"),
   urlCredentials: (s) => s.replace(URL_CREDENTIALS, "$1X"),
   bearer: (s) => s.replace(BEARER, "$1X"),
   urlScanner: (s) => redactUrlCredentials(s, "X"),
@@ -133,10 +132,7 @@ const DETECTORS: Record<string, (s: string) => string> = {
   pairsJson: (s) => redactPairs(s, secretKeyTest(DEFAULT_SECRET_KEYS), "X", true),
   privateKeys: (s) => redactPrivateKeys(s, "X"),
   privateKeysJson: (s) => redactPrivateKeys(s, "X", true),
-  markup: (s) => {
-    const isSecret = secretKeyTest(DEFAULT_SECRET_KEYS);
-    return isSecret.markup === undefined ? s : redactMarkup(s, foldedView(s), isSecret.markup, isSecret, "X");
-  },
+  pairsFolded: (s) => redactPairs(s, secretKeyTest(DEFAULT_SECRET_KEYS), "X", false, foldedView(s)),
   curl: (s) => redactCurlUser(s, "X"),
   curlJson: (s) => redactCurlUser(s, "X", true),
   fold: (s) => foldedView(s),

@@ -12,7 +12,6 @@ import {
 } from "./detectors.js";
 import { foldedView } from "./fold.js";
 import { type JsonContext, redactJsonText } from "./json.js";
-import { redactMarkup } from "./markup.js";
 import { checkRedactOptions, compilePatterns, DEFAULT_PLACEHOLDERS, PREFIX } from "./options.js";
 import { redactEmails, redactUrlCredentials } from "./scanners.js";
 
@@ -75,11 +74,7 @@ export function createRedactor(options?: RedactTextOptions): Redactor {
       const literal = p.secret.replaceAll("$", "$$$$");
       s = redactTokens(s, literal);
       s = s.replace(BEARER, `$1${literal}`);
-      const view = foldedView(s);
-      s = redactPairs(s, isSecretKey, p.secret, json, view);
-      if (isSecretKey.markup !== undefined) {
-        s = redactMarkup(s, foldedView(s), isSecretKey.markup, isSecretKey, p.secret, json);
-      }
+      s = redactPairs(s, isSecretKey, p.secret, json, foldedView(s));
     }
     if (emails) s = redactEmails(s, p.email);
     if (cards) s = redactCards(s, p.card, json);

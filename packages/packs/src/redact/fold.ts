@@ -12,7 +12,7 @@
 const FOLDABLE =
   /[\u00a0\u00aa\u00b2\u00b3\u00b9\u00ba\u017f\u02b0-\u02b8\u02e0-\u02e4\u037e\u1d2c-\u1d6a\u1d78\u1d9b-\u1dbf\u1fef\u2000-\u200a\u2024\u202f\u205f\u2070-\u209c\u2102-\u2149\u2160-\u217f\u2460-\u2468\u24b6-\u24ea\u2c7c\u2c7d\u3000\ua7f1-\ua7f4\ufb29\ufe10-\ufe6b\uff01-\uff5e]/g;
 
-const NON_ASCII = /[^\u0000-\u007f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 const cache = new Map<string, string>();
 
 function fold(c: string): string {

@@ -1,25 +1,11 @@
 /*
  * Sensitive values that no operator introduces: XML elements (`<password>…</password>`) and
  * call arguments (`System.setProperty("API_TOKEN", "…")`, `headers.set('Authorization', '…')`).
- * Like the pairs search, each is found from one character after a sensitive word (`>` and `,`)
- * by a look-behind, and read by hand. Keys are found on the folded view (see fold.ts).
+ * The pairs search finds them too (its finder also stops at `>` and `,` after a sensitive word,
+ * see pairs.ts); these read them by hand. Names are read on the folded view (see fold.ts).
  */
 import type { SecretKeyTest } from "./pairs.js";
 import { isReference, quotedEnd } from "./values.js";
-
-/** The finders for one set of key words: `<word>` and `("word",`. */
-export interface MarkupFinders {
-  readonly element: RegExp;
-  readonly call: RegExp;
-}
-
-export function markupFinders(words: readonly string[]): MarkupFinders {
-  const w = words.join("|");
-  return {
-    element: new RegExp(`>(?<=(?:${w})[._-]*>)`, "gi"),
-    call: new RegExp(`,(?<=(?:${w})[._-]*["'][ \\t]*,)`, "gi"),
-  };
-}
 
 function isNameChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45;
@@ -28,8 +14,16 @@ function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13;
 }
 
-/** `<name>value</name>`: hides the value (blanks around it kept) when the name is sensitive. */
-function elementValue(view: string, gt: number, isSecret: SecretKeyTest, json: boolean): [number, number] | undefined {
+/**
+ * `<name>value</name>`, from the `>` at `gt`: the value's span (blanks around it kept) when the
+ * name is sensitive.
+ */
+export function elementAt(
+  view: string,
+  gt: number,
+  isSecret: SecretKeyTest,
+  json: boolean,
+): [number, number] | undefined {
   let s = gt;
   while (s > 0 && (isNameChar(view.charCodeAt(s - 1)) || view.charCodeAt(s - 1) === 58)) s--;
   if (view.charCodeAt(s - 1) !== 60 || s === gt) return undefined;
@@ -47,8 +41,13 @@ function elementValue(view: string, gt: number, isSecret: SecretKeyTest, json: b
   return [a, b];
 }
 
-/** `f("name", "value")`: hides the value, keeping its quotes, when the name is sensitive. */
-function callValue(view: string, comma: number, isSecret: SecretKeyTest, json: boolean): [number, number] | undefined {
+/** `f("name", "value")`, from the `,` at `comma`: the value's span (inside its quotes) when the name is sensitive. */
+export function callAt(
+  view: string,
+  comma: number,
+  isSecret: SecretKeyTest,
+  json: boolean,
+): [number, number] | undefined {
   let e = comma;
   while (e > 0 && (view.charCodeAt(e - 1) === 32 || view.charCodeAt(e - 1) === 9)) e--;
   const q = view.charCodeAt(e - 1);
@@ -68,40 +67,4 @@ function callValue(view: string, comma: number, isSecret: SecretKeyTest, json: b
   const inner = closed ? end - 1 : end;
   if (inner === v + 1 || isReference(view.slice(v + 1, inner))) return undefined;
   return [v + 1, inner];
-}
-
-/** Hides the values of sensitive XML elements and call arguments. */
-export function redactMarkup(
-  text: string,
-  view: string,
-  finders: MarkupFinders,
-  isSecret: SecretKeyTest,
-  placeholder: string,
-  json = false,
-): string {
-  const spans: [number, number][] = [];
-  const collect = (re: RegExp, read: typeof elementValue): void => {
-    let floor = 0;
-    re.lastIndex = 0;
-    for (let m = re.exec(view); m !== null; m = re.exec(view)) {
-      if (m.index < floor) continue;
-      const span = read(view, m.index, isSecret, json);
-      if (span === undefined) continue;
-      spans.push(span);
-      floor = span[1];
-      re.lastIndex = Math.max(re.lastIndex, floor);
-    }
-  };
-  if (view.includes("</")) collect(finders.element, elementValue);
-  if (view.includes("(")) collect(finders.call, callValue);
-  if (spans.length === 0) return text;
-  spans.sort((x, y) => x[0] - y[0]);
-  let out = "";
-  let last = 0;
-  for (const [a, b] of spans) {
-    if (a < last) continue;
-    out += text.slice(last, a) + placeholder;
-    last = b;
-  }
-  return out + text.slice(last);
 }

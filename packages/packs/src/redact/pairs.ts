@@ -15,20 +15,17 @@
  * whose compatibility characters are folded (`ｐａｓｓｗｏｒｄ`, see fold.ts). Output slices come from
  * the text.
  */
-import type { MarkupFinders } from "./markup.js";
+import { callAt, elementAt } from "./markup.js";
 import { readValue } from "./pair-value.js";
 
 /**
- * Tests a key name; the finders, when present, find every operator (and XML element, call
- * argument) a sensitive key can precede.
+ * Tests a key name; the finder, when present, finds every operator, XML element (`>`) and call
+ * argument (`,`) a sensitive key can precede.
  */
-export type SecretKeyTest = ((key: string) => boolean) & {
-  readonly finder?: RegExp;
-  readonly markup?: MarkupFinders;
-};
+export type SecretKeyTest = ((key: string) => boolean) & { readonly finder?: RegExp };
 
-// Any operator, for a key test that brings no finder of its own.
-const EVERY_DELIMITER = /[:=]/g;
+// Any operator, tag end or argument separator, for a key test that brings no finder of its own.
+const EVERY_DELIMITER = /[:=>,]/g;
 // The operator, read from its first character.
 const OPERATOR = /=>|:{1,3}=|===?|!==?|\|\|=|\?\?=|[?+.!]=|[:=]/y;
 // Types a declaration puts between the key and `=` without a colon (`var apiKey string = …`).
@@ -53,7 +50,10 @@ export function keyFinder(terms: readonly string[]): RegExp {
   // `apiKey: string =` (any type after a colon), `var apiKey string =` (the types of TYPE_WORD).
   // `var apiKey string =`; `apiKey: string =` is read from its colon (see pair-value.ts).
   const type = `(?:[ \\t]+(?:\\[\\])?(?:${TYPE_NAMES}))?`;
-  return new RegExp(`[:=](?<=(?:${words.join("|")})${tail}${type}[ \\t]*[?+!|.]{0,2}[:=])`, "gi");
+  const pair = `${tail}${type}[ \\t]*[?+!|.]{0,2}[:=]`;
+  // `<password>` (an XML element), `("password",` (a call argument).
+  const markup = `[._-]*>|[._-]*["'][ \\t]*,`;
+  return new RegExp(`[:=>,](?<=(?:${words.join("|")})(?:${pair}|${markup}))`, "gi");
 }
 
 function isKeyChar(c: number): boolean {
@@ -140,8 +140,8 @@ function sensitiveKey(view: string, op: number, isSecret: SecretKeyTest, json: b
 }
 
 /**
- * Hides the values of sensitive `key: value` / `key=value` pairs, keeping quotes and auth scheme
- * words. `json`: the text is a JSON document whose strings hold no escapes (see json.ts). `view`:
+ * Hides the values of sensitive `key: value` / `key=value` pairs, XML elements and call arguments,
+ * keeping quotes and auth scheme words. `json`: the text is a JSON document whose strings hold no escapes (see json.ts). `view`:
  * the text with its compatibility characters folded (same length), where keys are looked for.
  */
 export function redactPairs(
@@ -151,13 +151,22 @@ export function redactPairs(
   json = false,
   view = text,
 ): string {
-  if (!view.includes(":") && !view.includes("=")) return text;
+  if (!view.includes(":") && !view.includes("=") && !view.includes(">") && !view.includes(",")) return text;
   const finder = isSecret.finder ?? EVERY_DELIMITER;
   let out = "";
   let last = 0;
   finder.lastIndex = 0;
   for (let m = finder.exec(view); m !== null; m = finder.exec(view)) {
     const d = m.index + m[0].length - 1;
+    const c = view.charCodeAt(d);
+    if (c === 62 || c === 44) {
+      const span = c === 62 ? elementAt(view, d, isSecret, json) : callAt(view, d, isSecret, json);
+      if (span === undefined || span[0] < last) continue;
+      out += text.slice(last, span[0]) + placeholder;
+      last = span[1];
+      finder.lastIndex = Math.max(last, d + 1);
+      continue;
+    }
     const op = operatorStart(view, d);
     const key = sensitiveKey(view, op, isSecret, json);
     if (key === undefined || key.start < last || !isSecret(key.name)) continue;
