@@ -15,6 +15,7 @@ import {
 } from "./detectors.js";
 import { foldedView } from "./fold.js";
 import { createRedactor, redactText } from "./index.js";
+import { redactCalls } from "./markup.js";
 import { redactEmails, redactUrlCredentials } from "./scanners.js";
 
 describe("redactText: what it hides", () => {
@@ -133,6 +134,8 @@ const DETECTORS: Record<string, (s: string) => string> = {
   privateKeys: (s) => redactPrivateKeys(s, "X"),
   privateKeysJson: (s) => redactPrivateKeys(s, "X", true),
   pairsFolded: (s) => redactPairs(s, secretKeyTest(DEFAULT_SECRET_KEYS), "X", false, foldedView(s)),
+  calls: (s) => redactCalls(s, s, secretKeyTest(DEFAULT_SECRET_KEYS), "X"),
+  callsJson: (s) => redactCalls(s, s, secretKeyTest(DEFAULT_SECRET_KEYS), "X", true),
   curl: (s) => redactCurlUser(s, "X"),
   curlJson: (s) => redactCurlUser(s, "X", true),
   fold: (s) => foldedView(s),
@@ -180,6 +183,8 @@ const ADVERSARIAL: Record<string, string> = {
   elements: "<password>".repeat(N / 10),
   elementsOpen: `<password>${"a".repeat(N)}`,
   calls: '("password", '.repeat(N / 13),
+  parens: "(".repeat(N),
+  callKeys: '("password", "x'.repeat(N / 15),
   callsOpen: `("password", "${"a".repeat(N)}`,
   curls: "curl -u ".repeat(N / 8),
   curlWord: `curl -u ${"a".repeat(N)}`,

@@ -12,6 +12,7 @@ import {
 } from "./detectors.js";
 import { foldedView } from "./fold.js";
 import { type JsonContext, redactJsonText } from "./json.js";
+import { redactCalls } from "./markup.js";
 import { checkRedactOptions, compilePatterns, DEFAULT_PLACEHOLDERS, PREFIX } from "./options.js";
 import { redactEmails, redactUrlCredentials } from "./scanners.js";
 
@@ -62,6 +63,7 @@ export function createRedactor(options?: RedactTextOptions): Redactor {
 
   // Placeholders as plain text and escaped for a JSON string (see json.ts).
   const forms = { text: ph, json: jsonEscaped(ph) };
+  const plainPlaceholders = foldedView(forms.text.secret + forms.json.secret) === forms.text.secret + forms.json.secret;
 
   const run = (input: string, json: boolean): string => {
     let s = input;
@@ -74,7 +76,14 @@ export function createRedactor(options?: RedactTextOptions): Redactor {
       const literal = p.secret.replaceAll("$", "$$$$");
       s = redactTokens(s, literal);
       s = s.replace(BEARER, `$1${literal}`);
-      s = redactPairs(s, isSecretKey, p.secret, json, foldedView(s));
+      const before = s;
+      const view = foldedView(s);
+      s = redactPairs(s, isSecretKey, p.secret, json, view);
+      if (s.includes("(")) {
+        // Without compatibility characters (the common case) the view of the result is the result.
+        const callView = view === before && plainPlaceholders ? s : foldedView(s);
+        s = redactCalls(s, callView, isSecretKey, p.secret, json);
+      }
     }
     if (emails) s = redactEmails(s, p.email);
     if (cards) s = redactCards(s, p.card, json);

@@ -1,8 +1,8 @@
 /*
  * Sensitive values that no operator introduces: XML elements (`<password>…</password>`) and
  * call arguments (`System.setProperty("API_TOKEN", "…")`, `headers.set('Authorization', '…')`).
- * The pairs search finds them too (its finder also stops at `>` and `,` after a sensitive word,
- * see pairs.ts); these read them by hand. Names are read on the folded view (see fold.ts).
+ * The pairs search finds elements too (its finder also stops at `>` after a sensitive word, see
+ * pairs.ts); call arguments are found from their `(`. Both are read by hand. Names are read on the folded view (see fold.ts).
  */
 import type { SecretKeyTest } from "./pairs.js";
 import { isReference, quotedEnd } from "./values.js";
@@ -42,12 +42,7 @@ export function elementAt(
 }
 
 /** `f("name", "value")`, from the `,` at `comma`: the value's span (inside its quotes) when the name is sensitive. */
-export function callAt(
-  view: string,
-  comma: number,
-  isSecret: SecretKeyTest,
-  json: boolean,
-): [number, number] | undefined {
+function callAt(view: string, comma: number, isSecret: SecretKeyTest, json: boolean): [number, number] | undefined {
   let e = comma;
   while (e > 0 && (view.charCodeAt(e - 1) === 32 || view.charCodeAt(e - 1) === 9)) e--;
   const q = view.charCodeAt(e - 1);
@@ -67,4 +62,31 @@ export function callAt(
   const inner = closed ? end - 1 : end;
   if (inner === v + 1 || isReference(view.slice(v + 1, inner))) return undefined;
   return [v + 1, inner];
+}
+
+// `("name",` after an opening parenthesis: the quoted first argument, at most 64 characters.
+const FIRST_ARGUMENT = /[ \t]*(["'])[^"'\r\n]{1,64}\1[ \t]*,/y;
+
+/**
+ * Hides the values of sensitive call arguments (`setProperty("API_TOKEN", "…")`). Found from each
+ * `(` with indexOf, which most texts hold a few of; `view`: the folded text (see fold.ts).
+ */
+export function redactCalls(
+  text: string,
+  view: string,
+  isSecret: SecretKeyTest,
+  placeholder: string,
+  json = false,
+): string {
+  let out = "";
+  let last = 0;
+  for (let p = view.indexOf("("); p !== -1; p = view.indexOf("(", Math.max(p + 1, last))) {
+    FIRST_ARGUMENT.lastIndex = p + 1;
+    if (!FIRST_ARGUMENT.test(view)) continue;
+    const span = callAt(view, FIRST_ARGUMENT.lastIndex - 1, isSecret, json);
+    if (span === undefined) continue;
+    out += text.slice(last, span[0]) + placeholder;
+    last = span[1];
+  }
+  return last === 0 ? text : out + text.slice(last);
 }

@@ -15,17 +15,17 @@
  * whose compatibility characters are folded (`ｐａｓｓｗｏｒｄ`, see fold.ts). Output slices come from
  * the text.
  */
-import { callAt, elementAt } from "./markup.js";
+import { elementAt } from "./markup.js";
 import { readValue } from "./pair-value.js";
 
 /**
- * Tests a key name; the finder, when present, finds every operator, XML element (`>`) and call
- * argument (`,`) a sensitive key can precede.
+ * Tests a key name; the finder, when present, finds every operator and XML element (`>`) a
+ * sensitive key can precede.
  */
 export type SecretKeyTest = ((key: string) => boolean) & { readonly finder?: RegExp };
 
 // Any operator, tag end or argument separator, for a key test that brings no finder of its own.
-const EVERY_DELIMITER = /[:=>,]/g;
+const EVERY_DELIMITER = /[:=>]/g;
 // The operator, read from its first character.
 const OPERATOR = /=>|:{1,3}=|===?|!==?|\|\|=|\?\?=|[?+.!]=|[:=]/y;
 // Types a declaration puts between the key and `=` without a colon (`var apiKey string = …`).
@@ -51,9 +51,8 @@ export function keyFinder(terms: readonly string[]): RegExp {
   // `var apiKey string =`; `apiKey: string =` is read from its colon (see pair-value.ts).
   const type = `(?:[ \\t]+(?:\\[\\])?(?:${TYPE_NAMES}))?`;
   const pair = `${tail}${type}[ \\t]*[?+!|.]{0,2}[:=]`;
-  // `<password>` (an XML element), `("password",` (a call argument).
-  const markup = `[._-]*>|[._-]*["'][ \\t]*,`;
-  return new RegExp(`[:=>,](?<=(?:${words.join("|")})(?:${pair}|${markup}))`, "gi");
+  // `<password>`: an XML element (call arguments are found from their `(`, see markup.ts).
+  return new RegExp(`[:=>](?<=(?:${words.join("|")})(?:${pair}|[._-]*>))`, "gi");
 }
 
 function isKeyChar(c: number): boolean {
@@ -140,8 +139,8 @@ function sensitiveKey(view: string, op: number, isSecret: SecretKeyTest, json: b
 }
 
 /**
- * Hides the values of sensitive `key: value` / `key=value` pairs, XML elements and call arguments,
- * keeping quotes and auth scheme words. `json`: the text is a JSON document whose strings hold no escapes (see json.ts). `view`:
+ * Hides the values of sensitive `key: value` / `key=value` pairs and XML elements, keeping quotes
+ * and auth scheme words. `json`: the text is a JSON document whose strings hold no escapes (see json.ts). `view`:
  * the text with its compatibility characters folded (same length), where keys are looked for.
  */
 export function redactPairs(
@@ -151,7 +150,7 @@ export function redactPairs(
   json = false,
   view = text,
 ): string {
-  if (!view.includes(":") && !view.includes("=") && !view.includes(">") && !view.includes(",")) return text;
+  if (!view.includes(":") && !view.includes("=") && !view.includes(">")) return text;
   const finder = isSecret.finder ?? EVERY_DELIMITER;
   let out = "";
   let last = 0;
@@ -159,8 +158,8 @@ export function redactPairs(
   for (let m = finder.exec(view); m !== null; m = finder.exec(view)) {
     const d = m.index + m[0].length - 1;
     const c = view.charCodeAt(d);
-    if (c === 62 || c === 44) {
-      const span = c === 62 ? elementAt(view, d, isSecret, json) : callAt(view, d, isSecret, json);
+    if (c === 62) {
+      const span = elementAt(view, d, isSecret, json);
       if (span === undefined || span[0] < last) continue;
       out += text.slice(last, span[0]) + placeholder;
       last = span[1];
