@@ -18,9 +18,6 @@ const JSON_BARE = /[^\s,}\]]+/y;
 const TYPE_THEN_ASSIGNMENT = /(?:[A-Za-z_][\w.[\]<>|]*[ \t]+|(?:string|String|str|number|any)[ \t]*)=(?![=>])[ \t]*/y;
 const EXPRESSION_START = /^(?:new$|\$\()/;
 
-function isBlank(c: number): boolean {
-  return c === 32 || c === 9;
-}
 function isJsonSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13;
 }

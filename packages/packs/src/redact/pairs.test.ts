@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell and template references are the inputs here
 import { describe, expect, it } from "vitest";
 import { foldedView } from "./fold.js";
 import { redactText, redactValue } from "./index.js";
