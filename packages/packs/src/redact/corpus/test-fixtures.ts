@@ -4,9 +4,11 @@
 // written into the places a secret appears in tool results: a sentence, and a `key: value` line in
 // each assignment and markup syntax. `measure` runs a redactor over it; corpus.test.ts asserts the
 // figures and bench/src/redact-recall.ts prints them.
+import { randomUUID } from "node:crypto";
 import * as ds from "./detect-secrets/test-fixtures.js";
 import * as gl from "./gitleaks/test-fixtures.js";
-import { AUTH_SCHEMES, SYNTHETIC } from "./synthetic/test-fixtures.js";
+import { ACCEPTED } from "./measure/test-fixtures.js";
+import { AUTH_SCHEMES, prng, SYNTHETIC } from "./synthetic/test-fixtures.js";
 
 export { SOURCE as DETECT_SECRETS_SOURCE } from "./detect-secrets/test-fixtures.js";
 export { SOURCE as GITLEAKS_SOURCE } from "./gitleaks/test-fixtures.js";
@@ -207,4 +209,85 @@ export function families(): Record<string, Case[]> {
   return out;
 }
 
-export { ACCEPTED, type DamageCase, damageCases, type FamilyFigures, leaks, measure } from "./measure/test-fixtures.js";
+export { ACCEPTED, type FamilyFigures, leaks, measure } from "./measure/test-fixtures.js";
+
+/** A text that holds no secret and must come out unchanged, with the kind of damage it probes. */
+export interface DamageCase {
+  readonly kind: string;
+  readonly text: string;
+}
+
+const hex = (rnd: () => number, n: number): string => {
+  let s = "";
+  for (let i = 0; i < n; i++) s += "0123456789abcdef"[Math.floor(rnd() * 16)];
+  return s;
+};
+
+/** Non-secrets in the shapes the issue lists, and the scanners' own false positives. */
+export function damageCases(digests = 2000): DamageCase[] {
+  const rnd = prng(7);
+  const out: DamageCase[] = [];
+  const add = (kind: string, texts: readonly string[]) => out.push(...texts.map((text) => ({ kind, text })));
+  add("shell references", [
+    "//registry.npmjs.org/:_authToken=${NPM_TOKEN}",
+    "export NPM_TOKEN=${NPM_TOKEN}",
+    "TOKEN=$(cat /run/secrets/token)",
+    'PASSWORD="$(vault kv get -field=password secret/db)"',
+    "api_key: $API_KEY",
+    "password: ${link}",
+    "password[] = ${link}",
+    'client_secret = "${{ secrets.CLIENT_SECRET }}"',
+    'token: "{{ .Values.token }}"',
+    "Authorization: Bearer $(gcloud auth print-access-token)",
+    "Authorization: Bearer $API_KEY",
+    "Authorization: Bearer <Openverse API token>",
+    "SECRET_KEY=%SECRET_KEY%",
+  ]);
+  add("expressions", [
+    "credentials: new AWS.SharedIniFileCredentials({ profile: 'dev' })",
+    "const token = process.env.GITHUB_TOKEN;",
+    "password = os.environ['DB_PASSWORD']",
+    "password = os.getenv('DB_PASSWORD')",
+    ".map(token => token.trim())",
+    "api_key = null",
+    "secret: None",
+  ]);
+  add("assignments with other keys", [
+    'x := "hello world"',
+    'name ::= "value"',
+    'retries ?= "3"',
+    'var title string = "Dashboard"',
+    "<title>Release notes</title>",
+    'System.setProperty("java.awt.headless", "true")',
+    'ENV["RAILS_ENV"] = "production"',
+    "tokens: 1500, max_tokens: 10, token_type: bearer",
+  ]);
+  add("detect-secrets non-secrets", [...ds.KEYWORD_NON_SECRETS, ...ds.NOT_FLAGGED]);
+  add(
+    "gitleaks curl false positives",
+    gl.CURL_USER_FALSE_POSITIVES.filter((t) => !ACCEPTED.has(t)),
+  );
+  add(
+    "gitleaks curl header false positives",
+    gl.CURL_HEADER_FALSE_POSITIVES.filter((t) => !ACCEPTED.has(t)),
+  );
+  add(
+    "gitleaks generic false positives",
+    gl.GENERIC_FALSE_POSITIVES.filter((t) => !ACCEPTED.has(t)),
+  );
+  const digestsOf = (n: number) => Array.from({ length: n }, () => hex(rnd, 64));
+  add(
+    "sha256 digests",
+    digestsOf(digests).map((d) => `sha256:${d}`),
+  );
+  add(
+    "sha1 and md5 digests",
+    Array.from({ length: digests / 2 }, () => `${hex(rnd, 40)} ${hex(rnd, 32)}`),
+  );
+  add(
+    "UUIDs",
+    Array.from({ length: digests }, () => `id ${randomUUID()} ok`),
+  );
+  // E-mail addresses are hidden on purpose: they are personal data, not damage.
+  return out.filter((d) => !/[\w.+-]+@[\w-]+\.[a-z]{2,}/i.test(d.text));
+}

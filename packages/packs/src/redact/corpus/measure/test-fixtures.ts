@@ -1,10 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell and template references are the data here
 // Recall and false positives of a redactor on the corpus (see ../test-fixtures.ts).
-import { randomUUID } from "node:crypto";
-import * as ds from "../detect-secrets/test-fixtures.js";
-import * as gl from "../gitleaks/test-fixtures.js";
-import { prng } from "../synthetic/test-fixtures.js";
-import type { Case } from "../test-fixtures.js";
+import type { Case, DamageCase } from "../test-fixtures.js";
 
 /**
  * True when any part of the secret survives: the whole, or its first or last third (at least
@@ -18,87 +14,6 @@ export function leaks(c: Case, out: string): boolean {
   const n = Math.max(3, Math.ceil(s.length / 3));
   const pieces = [s.slice(0, n), s.slice(-n), s.slice(0, 3), s.slice(-3)];
   return pieces.some((p) => p.length < s.length && out.includes(p) && !rest.includes(p) && !"[REDACTED]".includes(p));
-}
-
-/** A text that holds no secret and must come out unchanged, with the kind of damage it probes. */
-export interface DamageCase {
-  readonly kind: string;
-  readonly text: string;
-}
-
-const hex = (rnd: () => number, n: number): string => {
-  let s = "";
-  for (let i = 0; i < n; i++) s += "0123456789abcdef"[Math.floor(rnd() * 16)];
-  return s;
-};
-
-/** Non-secrets in the shapes the issue lists, and the scanners' own false positives. */
-export function damageCases(digests = 2000): DamageCase[] {
-  const rnd = prng(7);
-  const out: DamageCase[] = [];
-  const add = (kind: string, texts: readonly string[]) => out.push(...texts.map((text) => ({ kind, text })));
-  add("shell references", [
-    "//registry.npmjs.org/:_authToken=${NPM_TOKEN}",
-    "export NPM_TOKEN=${NPM_TOKEN}",
-    "TOKEN=$(cat /run/secrets/token)",
-    'PASSWORD="$(vault kv get -field=password secret/db)"',
-    "api_key: $API_KEY",
-    "password: ${link}",
-    "password[] = ${link}",
-    'client_secret = "${{ secrets.CLIENT_SECRET }}"',
-    'token: "{{ .Values.token }}"',
-    "Authorization: Bearer $(gcloud auth print-access-token)",
-    "Authorization: Bearer $API_KEY",
-    "Authorization: Bearer <Openverse API token>",
-    "SECRET_KEY=%SECRET_KEY%",
-  ]);
-  add("expressions", [
-    "credentials: new AWS.SharedIniFileCredentials({ profile: 'dev' })",
-    "const token = process.env.GITHUB_TOKEN;",
-    "password = os.environ['DB_PASSWORD']",
-    "password = os.getenv('DB_PASSWORD')",
-    ".map(token => token.trim())",
-    "api_key = null",
-    "secret: None",
-  ]);
-  add("assignments with other keys", [
-    'x := "hello world"',
-    'name ::= "value"',
-    'retries ?= "3"',
-    'var title string = "Dashboard"',
-    "<title>Release notes</title>",
-    'System.setProperty("java.awt.headless", "true")',
-    'ENV["RAILS_ENV"] = "production"',
-    "tokens: 1500, max_tokens: 10, token_type: bearer",
-  ]);
-  add("detect-secrets non-secrets", [...ds.KEYWORD_NON_SECRETS, ...ds.NOT_FLAGGED]);
-  add(
-    "gitleaks curl false positives",
-    gl.CURL_USER_FALSE_POSITIVES.filter((t) => !ACCEPTED.has(t)),
-  );
-  add(
-    "gitleaks curl header false positives",
-    gl.CURL_HEADER_FALSE_POSITIVES.filter((t) => !ACCEPTED.has(t)),
-  );
-  add(
-    "gitleaks generic false positives",
-    gl.GENERIC_FALSE_POSITIVES.filter((t) => !ACCEPTED.has(t)),
-  );
-  const digestsOf = (n: number) => Array.from({ length: n }, () => hex(rnd, 64));
-  add(
-    "sha256 digests",
-    digestsOf(digests).map((d) => `sha256:${d}`),
-  );
-  add(
-    "sha1 and md5 digests",
-    Array.from({ length: digests / 2 }, () => `${hex(rnd, 40)} ${hex(rnd, 32)}`),
-  );
-  add(
-    "UUIDs",
-    Array.from({ length: digests }, () => `id ${randomUUID()} ok`),
-  );
-  // E-mail addresses are hidden on purpose: they are personal data, not damage.
-  return out.filter((d) => !/[\w.+-]+@[\w-]+\.[a-z]{2,}/i.test(d.text));
 }
 
 /**
