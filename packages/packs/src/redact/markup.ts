@@ -1,8 +1,9 @@
 /*
  * Sensitive values that no operator introduces: XML elements (`<password>…</password>`) and
  * call arguments (`System.setProperty("API_TOKEN", "…")`, `headers.set('Authorization', '…')`).
- * The pairs search finds elements too (its finder also stops at `>` after a sensitive word, see
- * pairs.ts); call arguments are found from their `(`. Both are read by hand. Names are read on the folded view (see fold.ts).
+ * The pairs search finds elements (its finder also stops at `>` after a sensitive word, see
+ * pairs.ts); call arguments are found from their `(`. Both are read by hand, and names are read on
+ * the folded view (see fold.ts).
  */
 import type { SecretKeyTest } from "./pairs.js";
 import { isReference, quotedEnd } from "./values.js";

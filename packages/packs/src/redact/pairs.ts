@@ -36,10 +36,11 @@ const TYPE_WORD = new RegExp(`^(?:\\[\\])?(?:${TYPE_NAMES})$`);
  * Builds a finder from the key terms: an operator after one of their last words and what may
  * follow a word in a key (`_`, `.` or `-`; or, before a closing quote, anything that normalises
  * away, as in the JSON keys `"password "` and `"password:"`), a closing quote (maybe escaped), a
- * closing bracket, a type, blanks and the operator's first characters. A normalised key ends with
- * a term, so its spelling ends with the term's last word in some case: every sensitive key is
- * found. The operator comes first and the rest is a look-behind, so the engine only stops at `:`
- * and `=`; the look-behind reads back over one word and the blanks around it at most.
+ * closing bracket, a type, blanks and the operator's first characters; or the `>` of an XML tag.
+ * A normalised key ends with a term, so its spelling ends with the term's last word in some case:
+ * every sensitive key is found. The operator comes first and the rest is a look-behind, so the
+ * engine only stops at `:`, `=` and `>`; the look-behind reads back over one word and the blanks
+ * around it at most.
  */
 export function keyFinder(terms: readonly string[]): RegExp {
   const words = [...new Set(terms.map((t) => t.slice(t.lastIndexOf("_") + 1)).filter((w) => w !== ""))];
@@ -47,7 +48,6 @@ export function keyFinder(terms: readonly string[]): RegExp {
   // A JSON key is its whole string, so before a closing double quote also `'`, backslashes and
   // line breaks may sit (`"password'"`); no `\\*` there, it would read a run of backslashes two ways.
   const tail = `(?:[._-]*|[^A-Za-z0-9"'\\\\*?\\r\\n]*\\\\*'|[^A-Za-z0-9"*?]*")\\]?`;
-  // `apiKey: string =` (any type after a colon), `var apiKey string =` (the types of TYPE_WORD).
   // `var apiKey string =`; `apiKey: string =` is read from its colon (see pair-value.ts).
   const type = `(?:[ \\t]+(?:\\[\\])?(?:${TYPE_NAMES}))?`;
   const pair = `${tail}${type}[ \\t]*[?+!|.]{0,2}[:=]`;
