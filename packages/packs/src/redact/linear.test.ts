@@ -5,6 +5,7 @@ import {
   BEARER,
   DEFAULT_SECRET_KEYS,
   EMAIL,
+  GATED_TOKEN_PATTERNS,
   redactPairs,
   redactPrivateKeys,
   redactTokens,
@@ -20,6 +21,7 @@ import { redactEmails, redactUrlCredentials } from "./scanners.js";
 // Each detector on its own, as the built-in pipeline runs it.
 const DETECTORS: Record<string, (s: string) => string> = {
   tokens: (s) => TOKEN_PATTERNS.reduce((acc, re) => acc.replace(re, "X"), s),
+  gatedTokens: (s) => GATED_TOKEN_PATTERNS.reduce((acc, [, re]) => acc.replace(re, "X"), s),
   tokenPass: (s) => redactTokens(s, "X"),
   urlCredentials: (s) => s.replace(URL_CREDENTIALS, "$1X"),
   bearer: (s) => s.replace(BEARER, "$1X"),
