@@ -144,5 +144,10 @@ export function adversarialInputs(bytes = 1 << 20): Record<string, string> {
     "bearer bearer …": rep("bearer "),
     "schemes x://a:…": rep("a://a:"),
     "PEM headers": rep("-----BEGIN PRIVATE KEY-----"),
+    "Go operators password :=…": rep("password :="),
+    "XML tags <password>…": rep("<password>"),
+    "references password=${…": rep("password=${"),
+    "curl options curl -u …": rep("curl -u "),
+    'call arguments ("password", …': rep('("password", '),
   };
 }

@@ -160,6 +160,8 @@ export function redactCards(text: string, placeholder: string, json = false): st
     if (run.length < MIN_DIGITS) continue;
     const start = m.index;
     const end = start + run.length;
+    // Digits glued to letters are part of a longer token (a hex digest, a UUID, an id), not a card.
+    if (gluedBefore(text, start) || gluedAfter(text, end)) continue;
     const bounds = groupsOf(run, start);
     // The fraction or the integer part of a decimal number ("0.4111…", "4111….5") is not a card;
     // only that group is left out, so "v1.2 4111 1111 1111 1111" still finds the card.
@@ -197,6 +199,23 @@ export function redactCards(text: string, placeholder: string, json = false): st
     if (DIGIT_RUN.lastIndex < last) DIGIT_RUN.lastIndex = last;
   }
   return last === 0 ? text : out + text.slice(last);
+}
+
+function isAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+/** `…a4111…`, `…-a456-4111…`: the run continues a token on its left. */
+function gluedBefore(text: string, start: number): boolean {
+  const c = text.charCodeAt(start - 1);
+  return isLetter(c) || (c === 45 && isAlnum(text.charCodeAt(start - 2)));
+}
+/** `…1111ab`, `…1111-ab12`: the run continues a token on its right. */
+function gluedAfter(text: string, end: number): boolean {
+  const c = text.charCodeAt(end);
+  return isLetter(c) || (c === 45 && isAlnum(text.charCodeAt(end + 1)));
 }
 
 function isDigit(c: number): boolean {

@@ -26,45 +26,68 @@ export type RedactKind = "secret" | "email" | "card" | "custom";
 
 export type Placeholders = Readonly<Record<RedactKind, string>>;
 
-/** Provider key shapes, each anchored on a literal prefix. */
+/**
+ * Provider key shapes. The formats are those the providers and the public rule sets of gitleaks
+ * and detect-secrets document; the patterns are written here. Each starts with its literal prefix
+ * and then checks, looking back, that the prefix does not continue a word (`(?<![\w-]npm_)` after
+ * `npm_`): a pattern that starts with a literal lets the engine skip to the places the prefix
+ * occurs, where a leading look-behind would be tried at every position of the text.
+ */
 export const TOKEN_PATTERNS: readonly RegExp[] = [
   // OpenAI / Anthropic style: sk-…, sk-proj-…, sk-ant-api03-… (needs a digit, so "sk-learn-tutorial" is left alone)
-  /(?<![\w-])sk-(?=[\w-]*\d)[\w-]{20,}/g,
+  /sk-(?<![\w-]sk-)(?=[\w-]*\d)[\w-]{20,}/g,
   // Stripe secret and restricted keys, webhook secrets
-  /(?<![\w-])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g,
-  /(?<![\w-])whsec_[A-Za-z0-9]{16,}/g,
+  /[sr]k_(?<![\w-][sr]k_)(?:live|test|prod)_[A-Za-z0-9]{10,}/g,
+  /whsec_(?<![\w-]whsec_)[A-Za-z0-9]{16,}/g,
   // GitHub tokens and fine-grained PATs
-  /(?<![\w-])gh[pousr]_[A-Za-z0-9]{30,}/g,
-  /(?<![\w-])github_pat_\w{30,}/g,
-  // AWS access key ids
-  /(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])/g,
-  // Slack tokens
-  /(?<![\w-])xox[abposr]-[A-Za-z0-9-]{10,}/g,
+  /gh[pousr]_(?<![\w-]gh[pousr]_)[A-Za-z0-9]{30,}/g,
+  /github_pat_(?<![\w-]github_pat_)\w{30,}/g,
+  // GitLab: personal, project, group and deploy tokens, runner, CI job, OAuth, feed, mail, agent, SCIM…
+  /gl(?:pat|ptt|dt|rt|cbt|ft|imt|agent|oas|soat|ffct|wt|rrt)-(?<![\w-]gl[a-z]{2,5}-)[\w-]{20,}(?:\.[\w-]{2,})?/g,
+  /GR1348941(?<![\w-]GR1348941)[\w-]{20,}/g,
+  // AWS access key ids, Bedrock API keys
+  /A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])(?<![A-Z0-9]A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9]))[A-Z0-9]{16}(?![A-Z0-9])/g,
+  /ABSK(?<![\w-]ABSK)[A-Za-z0-9+/]{100,}={0,2}/g,
+  // Slack tokens (bot, user, app, refresh, configuration, legacy) and webhook URLs (the path is the secret)
+  /(?:xox[abposre]|xoxe\.xox[bp]|xapp)-(?<![\w-](?:xox[abposre]|xoxe\.xox[bp]|xapp)-)[A-Za-z0-9-]{10,}/g,
+  /hooks\.slack\.com\/(?<![\w-]hooks\.slack\.com\/)(?:services|workflows|triggers)\/[\w/-]{16,}/g,
+  // npm, PyPI, SendGrid, Hugging Face
+  /npm_(?<![\w-]npm_)[A-Za-z0-9]{36}(?![\w-])/g,
+  /pypi-AgE(?<![\w-]pypi-AgE)[\w-]{50,}/g,
+  /SG\.(?<![\w-]SG\.)[\w-]{16,}\.[\w-]{16,}/g,
+  /hf_(?<![\w-]hf_)[A-Za-z0-9]{30,}/g,
   // Google API keys
-  /(?<![\w-])AIza[\w-]{35}(?![\w-])/g,
-  // JSON Web Tokens: three base64url parts, the first two starting with "eyJ" ({")
-  /(?<![\w-])eyJ[\w-]{5,}\.eyJ[\w-]{5,}\.[\w-]*/g,
+  /AIza(?<![\w-]AIza)[\w-]{35}(?![\w-])/g,
+  // JSON Web Tokens: base64url parts, the first two starting with "eyJ" ({"); the signature may be
+  // missing (an unsigned token, `alg: none`, ends in "." or has two parts only)
+  /eyJ(?<![\w-]eyJ)[\w-]{5,}\.eyJ[\w-]{5,}(?:\.[\w-]*)?/g,
+  // A JWT encoded once more in base64 ("eyJ" is "ZXlK")
+  /ZXlK(?<![\w-]ZXlK)[A-Za-z0-9+/]{40,}={0,2}/g,
 ];
-
-const WORD_START = "(?<![\\w-])";
 
 /**
- * The token patterns as few passes: those that share the `(?<![\w-])` start as one alternation
- * (one scan of the text instead of one per provider), the others as they are.
+ * Shapes run only when the text holds a rarer part of them (one `indexOf`): in the alternation, a
+ * branch starting with `a` would be tried at every letter of "aaaa…".
  */
-export const TOKEN_PASSES: readonly RegExp[] = [
-  new RegExp(
-    `${WORD_START}(?:${TOKEN_PATTERNS.filter((re) => re.source.startsWith(WORD_START))
-      .map((re) => re.source.slice(WORD_START.length))
-      .join("|")})`,
-    "g",
-  ),
-  ...TOKEN_PATTERNS.filter((re) => !re.source.startsWith(WORD_START)),
+export const GATED_TOKEN_PATTERNS: readonly (readonly [string, RegExp])[] = [
+  // Hugging Face organisation tokens
+  ["_org_", /api_org_(?<![\w-]api_org_)[A-Za-z0-9]{30,}/g],
 ];
+
+/** The token patterns as one alternation: one scan of the text instead of one per provider. */
+export const TOKEN_PASSES: readonly RegExp[] = [new RegExp(TOKEN_PATTERNS.map((re) => re.source).join("|"), "g")];
+
+/** Replaces every provider token of `text` with `literal` (a replacement string with `$` escaped). */
+export function redactTokens(text: string, literal: string): string {
+  let s = text;
+  for (const re of TOKEN_PASSES) s = s.replace(re, literal);
+  for (const [gate, re] of GATED_TOKEN_PATTERNS) if (s.includes(gate)) s = s.replace(re, literal);
+  return s;
+}
 
 /** `scheme://user:password@host`: keeps the user, hides the password. */
 export const URL_CREDENTIALS =
-  /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/[^\s/?#@:]{0,256}:)[^\s/?#@]{1,256}(?=@)/g;
+  /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/[^\s/?#@:"'`<>]{0,256}:)[^\s/?#@"'`<>]{1,256}(?=@)/g;
 
 /** `Bearer <token>` (case-insensitive): keeps the word, hides the token. */
 export const BEARER = /(?<![\w-])(bearer[ \t]+)[\w.~+/-]{16,}=*/gi;
@@ -113,7 +136,9 @@ export function secretKeyTest(keys: readonly string[]): SecretKeyTest {
   // A cheap first look (letters only, lower-cased) rules out most keys before normalizeName runs.
   const tails = [...new Set(terms.map((t) => t.replaceAll("_", "")))];
   const seen = new Map<string, boolean>();
-  const decide = (key: string): boolean => {
+  const decide = (spelled: string): boolean => {
+    // `ｐａｓｓｗｏｒｄ`, `ᴾᴬˢˢ`: compatibility forms are the same name.
+    const key = /[\u0080-\uffff]/.test(spelled) ? spelled.normalize("NFKC") : spelled;
     const letters = key.toLowerCase().replace(/[^a-z0-9]/g, "");
     if (!tails.some((t) => letters.endsWith(t))) return false;
     const k = normalizeName(key);

@@ -1,15 +1,18 @@
 import { packTypeError } from "../internal/errors.js";
 import { isCardNumber, redactCards } from "./cards.js";
+import { redactCurlUser } from "./curl.js";
 import {
   BEARER,
   DEFAULT_SECRET_KEYS,
   type Placeholders,
   redactPairs,
   redactPrivateKeys,
+  redactTokens,
   secretKeyTest,
-  TOKEN_PASSES,
 } from "./detectors.js";
+import { foldedView } from "./fold.js";
 import { type JsonContext, redactJsonText } from "./json.js";
+import { redactCalls } from "./markup.js";
 import { checkRedactOptions, compilePatterns, DEFAULT_PLACEHOLDERS, PREFIX } from "./options.js";
 import { redactEmails, redactUrlCredentials } from "./scanners.js";
 
@@ -60,18 +63,27 @@ export function createRedactor(options?: RedactTextOptions): Redactor {
 
   // Placeholders as plain text and escaped for a JSON string (see json.ts).
   const forms = { text: ph, json: jsonEscaped(ph) };
+  const plainPlaceholders = foldedView(forms.text.secret + forms.json.secret) === forms.text.secret + forms.json.secret;
 
   const run = (input: string, json: boolean): string => {
     let s = input;
     const p = json ? forms.json : forms.text;
     if (secrets) {
       s = redactPrivateKeys(s, p.secret, json);
+      s = redactCurlUser(s, p.secret, json);
       s = redactUrlCredentials(s, p.secret, json);
       // A "$" in a replacement string would be read as "$&" and the like.
       const literal = p.secret.replaceAll("$", "$$$$");
-      for (const re of TOKEN_PASSES) s = s.replace(re, literal);
+      s = redactTokens(s, literal);
       s = s.replace(BEARER, `$1${literal}`);
-      s = redactPairs(s, isSecretKey, p.secret, json);
+      const before = s;
+      const view = foldedView(s);
+      s = redactPairs(s, isSecretKey, p.secret, json, view);
+      if (s.includes("(")) {
+        // Without compatibility characters (the common case) the view of the result is the result.
+        const callView = view === before && plainPlaceholders ? s : foldedView(s);
+        s = redactCalls(s, callView, isSecretKey, p.secret, json);
+      }
     }
     if (emails) s = redactEmails(s, p.email);
     if (cards) s = redactCards(s, p.card, json);

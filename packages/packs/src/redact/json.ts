@@ -16,7 +16,7 @@
  * costs a few passes.
  */
 import type { SecretKeyTest } from "./pairs.js";
-import { jsonValueEnd } from "./pairs.js";
+import { jsonValueEnd } from "./values.js";
 
 /** What the JSON layer needs from the engine. */
 export interface JsonContext {

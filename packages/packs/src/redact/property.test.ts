@@ -22,6 +22,14 @@ function grouped(digits: string, sep: string): string {
   return digits.length === 16 ? (digits.match(/\d{4}/g) ?? []).join(sep) : digits;
 }
 
+/**
+ * `$API_KEY`, `%APPDATA%`, `$A/$B`: environment variables by convention (upper case, between
+ * separators only), which redact leaves alone by design.
+ */
+function notReference(v: string): boolean {
+  return !/^(?:\$[A-Z_]*[A-Z][A-Z0-9_]*|%[A-Z_]*[A-Z][A-Z0-9_]*%|[\s:/@._-])+$/.test(v);
+}
+
 /** A secret, the text it appears as, and the part that must not survive. */
 type Planted = { text: string; secret: string; digitsOnly?: boolean };
 
@@ -56,7 +64,7 @@ const SECRETS: fc.Arbitrary<Planted> = fc.oneof(
     .tuple(
       fc.constantFrom("password", "api_key", "DB_PASSWORD", "apiKey", "client_secret", "x-api-key", "githubToken"),
       fc.constantFrom(": ", "=", " = ", ":"),
-      fc.stringMatching(/^[A-Za-z0-9_!#$%*+/-]{6,20}$/),
+      fc.stringMatching(/^[A-Za-z0-9_!#$%*+/-]{6,20}$/).filter(notReference),
     )
     .map(([key, sep, value]) => ({ text: `${key}${sep}${value}`, secret: value })),
 );
@@ -177,7 +185,9 @@ const KEY = fc.constantFrom(
   "githubToken",
   "DB_PASSWORD",
 );
-const VALUE = fc.stringMatching(/^[A-Za-z0-9_!#$%*+/-][A-Za-z0-9 _!#$%*+/-]{5,19}$/).filter((v) => v.trim() === v);
+const VALUE = fc
+  .stringMatching(/^[A-Za-z0-9_!#$%*+/-][A-Za-z0-9 _!#$%*+/-]{5,19}$/)
+  .filter((v) => v.trim() === v && notReference(v));
 
 /** `key: "value"` lines as logs and configs write them, each with the part that must go. */
 const QUOTED_PAIR: fc.Arbitrary<Planted> = fc

@@ -115,7 +115,7 @@ function isScheme(c: number): boolean {
  * Reads `[^\s/?#@]` (and `:` unless `colon`; and `"` in JSON mode) from `from`, at most `max` + 1
  * characters; returns where the run stops.
  */
-function runOf(text: string, from: number, max: number, colon: boolean, json: boolean): number {
+function runOf(text: string, from: number, max: number, colon: boolean): number {
   let i = from;
   const limit = Math.min(text.length, from + max + 1);
   while (i < limit) {
@@ -126,7 +126,12 @@ function runOf(text: string, from: number, max: number, colon: boolean, json: bo
       c === C.Hash ||
       c === C.At ||
       (!colon && c === C.Colon) ||
-      (json && c === C.Quote) ||
+      // A quote or an angle bracket ends the URL it sits in ("https://url:8000";@x is no password).
+      c === C.Quote ||
+      c === 39 ||
+      c === 96 ||
+      c === 60 ||
+      c === 62 ||
       isSpace(c)
     )
       break;
@@ -139,7 +144,7 @@ function runOf(text: string, from: number, max: number, colon: boolean, json: bo
  * Hides the password of `scheme://user:password@host`, keeping the rest. `json`: the text is a
  * JSON document, whose string literals the user and password never run out of.
  */
-export function redactUrlCredentials(text: string, placeholder: string, json = false): string {
+export function redactUrlCredentials(text: string, placeholder: string, _json = false): string {
   let sep = text.indexOf("://");
   if (sep === -1) return text;
   let out = "";
@@ -151,9 +156,9 @@ export function redactUrlCredentials(text: string, placeholder: string, json = f
       start < sep && sep - start <= 32 && isAlpha(text.charCodeAt(start)) && !isScheme(text.charCodeAt(start - 1));
     let next = sep + 3;
     if (schemeOk) {
-      const userEnd = runOf(text, sep + 3, 256, false, json);
+      const userEnd = runOf(text, sep + 3, 256, false);
       if (userEnd - (sep + 3) <= 256 && text.charCodeAt(userEnd) === C.Colon) {
-        const passEnd = runOf(text, userEnd + 1, 256, true, json);
+        const passEnd = runOf(text, userEnd + 1, 256, true);
         const len = passEnd - userEnd - 1;
         if (len >= 1 && len <= 256 && text.charCodeAt(passEnd) === C.At) {
           out += text.slice(last, userEnd + 1) + placeholder;
