@@ -6,15 +6,8 @@ import {
   latencyBucket,
 } from "@toolware/packs/analytics";
 import { mergeCounts, parseCounts, type RawCounts, toStats } from "./analytics-stats.js";
-import {
-  connect,
-  deleteMatching,
-  globEscape,
-  guarded,
-  guardedScript,
-  type RedisStoreOptions,
-  Script,
-} from "./shared.js";
+import { guarded, guardedScript } from "./deadline.js";
+import { connect, deleteMatching, globEscape, type RedisStoreOptions, Script } from "./shared.js";
 
 // One hash per (tool, agent role) pair that was called, plus an index set of the pairs; per tool,
 // per agent and in total are sums of pairs, made when read. Fields: n (calls), ok, err, blk,

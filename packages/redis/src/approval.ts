@@ -1,6 +1,7 @@
 import { ToolwareTypeError } from "@toolware/core";
 import type { ApprovalStore } from "@toolware/packs/approval";
-import { connect, deleteMatching, globEscape, guarded, type RedisStoreOptions, scanKeys } from "./shared.js";
+import { guarded } from "./deadline.js";
+import { connect, deleteMatching, globEscape, type RedisStoreOptions, scanKeys } from "./shared.js";
 
 /** Options of {@link redisApprovalStore}. */
 export interface RedisApprovalStoreOptions extends RedisStoreOptions {

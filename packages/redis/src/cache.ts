@@ -1,6 +1,7 @@
 import { ToolwareError } from "@toolware/core";
 import type { CacheEntry, CacheStore } from "@toolware/packs/cache";
-import { connect, deleteMatching, globEscape, guarded, type RedisStoreOptions } from "./shared.js";
+import { guarded } from "./deadline.js";
+import { connect, deleteMatching, globEscape, type RedisStoreOptions } from "./shared.js";
 
 /** Options of {@link redisCacheStore}. */
 export type RedisCacheStoreOptions = RedisStoreOptions;

@@ -8,7 +8,8 @@ import type {
   CircuitStore,
   CircuitTransition,
 } from "@toolware/packs/circuit-breaker";
-import { connect, globEscape, guarded, guardedScript, type RedisStoreOptions, Script, scanKeys } from "./shared.js";
+import { guarded, guardedScript } from "./deadline.js";
+import { connect, globEscape, type RedisStoreOptions, Script, scanKeys } from "./shared.js";
 
 // A circuit is one hash: s (state), f (failures), o (opened at), h (half-open since), n (trials),
 // e (the half-open period's token). A closed circuit without failures has no key at all.

@@ -1,13 +1,6 @@
 import type { LoopCounts, LoopGuardStore, LoopHistoryEntry, LoopRule, LoopScopeRef } from "@toolware/packs/loop-guard";
-import {
-  connect,
-  deleteMatching,
-  globEscape,
-  guarded,
-  guardedScript,
-  type RedisStoreOptions,
-  Script,
-} from "./shared.js";
+import { guarded, guardedScript } from "./deadline.js";
+import { connect, deleteMatching, globEscape, type RedisStoreOptions, Script } from "./shared.js";
 
 // One scope, three keys sharing its hash tag (so one script may touch them all on a cluster):
 // KEYS[1] a hash with the last call key and the streak, KEYS[2] the history list (newest first),

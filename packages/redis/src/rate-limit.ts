@@ -1,13 +1,6 @@
 import type { RateLimitDecision, RateLimitRequest, RateLimitStore } from "@toolware/packs/rate-limit";
-import {
-  connect,
-  deleteMatching,
-  globEscape,
-  guarded,
-  guardedScript,
-  type RedisStoreOptions,
-  Script,
-} from "./shared.js";
+import { guarded, guardedScript } from "./deadline.js";
+import { connect, deleteMatching, globEscape, type RedisStoreOptions, Script } from "./shared.js";
 
 // One sorted set per key, scored by call time; a refused call is not recorded. Expired calls are
 // trimmed first, so the set never holds more than `max` live calls plus those of a larger limit.

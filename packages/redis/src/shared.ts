@@ -3,8 +3,6 @@ import { ToolwareTypeError } from "@toolware/core";
 import type { Cluster, Redis } from "ioredis";
 import { Deadlines } from "./deadline.js";
 
-export { guarded, guardedScript } from "./deadline.js";
-
 /** A client the application already has: a single server (`new Redis()`) or a cluster (`new Cluster()`). */
 export type RedisClient = Redis | Cluster;
 
