@@ -24,6 +24,8 @@ export interface StackOptions {
 export interface ToolwareStack {
   readonly hooks: ToolHooks;
   readonly tool: Tool<QueryInput, string>;
+  /** The agent and crew every call is bound to. */
+  readonly bindings: { readonly agent: Agent; readonly crew: Crew };
   readonly call: () => Promise<ToolCallOutcome<string>>;
 }
 
@@ -109,5 +111,5 @@ export function toolwareStack(options: StackOptions): ToolwareStack {
   for (let i = 0; i < nonMatching; i++) add(i, kindAt(mix, i), otherOptions(i));
   for (let i = 0; i < n; i++) add(i, kindAt(mix, i), matchingOptions(i, tool));
   const bindings = { agent, crew };
-  return { hooks, tool, call: () => hooks.invoke(tool, input, bindings) };
+  return { hooks, tool, bindings, call: () => hooks.invoke(tool, input, bindings) };
 }
