@@ -82,7 +82,11 @@ function cacheHit(): Subject {
 function rateLimited(): Subject {
   const stack = toolwareStack({ hooks: 0 });
   let skew = 0;
-  stack.hooks.use(rateLimit({ max: 60, per: "1m", now: () => Date.now() + (skew += 2000) }));
+  const now = (): number => {
+    skew += 2000;
+    return Date.now() + skew;
+  };
+  stack.hooks.use(rateLimit({ max: 60, per: "1m", now }));
   return {
     id: "rate-limit",
     label: 'toolware, rate-limit pack, in-memory store, not limited: `rateLimit({ max: 60, per: "1m" })`',
