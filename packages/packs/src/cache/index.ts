@@ -1,10 +1,10 @@
 import { definePack, type Next, type Pack, type Tool, type ToolCallHookContext, type ToolInput } from "@toolware/core";
-import { canonicalJson } from "../internal/canonical-json.js";
 import { parseDuration } from "../internal/duration.js";
 import { packTypeError } from "../internal/errors.js";
 import { isThenable } from "../internal/thenable.js";
 import { toolFilter } from "../internal/tool-selector.js";
 import { awaitFlight, createFlight, type Flight, type FlightOutcome, failedFlight, isAborted } from "./flight.js";
+import { keyJson, readInput } from "./key.js";
 import { type CacheOptions, type CacheScope, validate } from "./options.js";
 import { type CacheEntry, type CacheStore, memoryCacheStore } from "./store.js";
 
@@ -116,9 +116,11 @@ export function cache(options: CacheOptions): CachePack {
 
   const scopeOf = scopeFunction(options.scope);
   const keyOf = (toolName: string, input: ToolInput): string =>
-    toolName + SEP + canonicalJson(keyInput === undefined ? input : keyInput(input, toolName));
+    toolName + SEP + keyJson(keyInput === undefined ? input : keyInput(input, toolName));
   const callKey = (ctx: ToolCallHookContext): string => {
-    const key = keyOf(ctx.toolName, ctx.toolInput);
+    // The default key only reads the input: no tracking proxy (see readInput). A keyInput function gets
+    // ctx.toolInput as before, since it may write to it.
+    const key = keyOf(ctx.toolName, keyInput === undefined ? readInput(ctx) : ctx.toolInput);
     if (scopeOf === undefined) return key;
     try {
       return key + SEP + scopeOf(ctx);
@@ -221,17 +223,21 @@ export function cache(options: CacheOptions): CachePack {
       ctx.state.cache = "bypass";
       return next();
     }
-    const flying = dedupe ? inflight.get(key) : undefined;
+    // Nothing in flight (the usual case): no lookup of the key there.
+    const flying = dedupe && inflight.size > 0 ? inflight.get(key) : undefined;
     if (flying !== undefined) return follow(ctx, next, key, flying);
     let got: CacheEntry | undefined | PromiseLike<CacheEntry | undefined>;
+    // A sync store is judged on the clock reading it was asked with: one reading per call.
+    let now = Number.NaN;
     try {
-      got = store.get(key, clock());
+      now = clock();
+      got = store.get(key, now);
     } catch (e) {
       storeFailed(ctx, e, "get");
       got = undefined;
     }
     if (!isThenable(got)) {
-      if (fresh(got)) return hit(ctx, got);
+      if (got !== undefined && got !== null && got.expiresAt > now) return hit(ctx, got);
       return run(ctx, next, key, claim(key));
     }
     // Claim the key before awaiting the store, so identical calls arriving meanwhile wait for this one.
