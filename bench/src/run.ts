@@ -17,6 +17,7 @@ const JOBS: Record<string, readonly string[]> = {
   hookable: ["1", "10", "50"],
   "openai-agents": ["0", "1", "10", "50"],
   langchain: ["node-0", "node-1", "node-10", "node-50", "agent-0", "agent-1", "agent-10", "agent-50"],
+  prototype: ["kinds"],
   packs: ["cache", "rate-limit"],
   "ai-sdk": ["loop"],
   heap: ["1e6"],

@@ -29,7 +29,8 @@ export interface ToolwareStack {
   readonly call: () => Promise<ToolCallOutcome<string>>;
 }
 
-type Kind = "before" | "after" | "middleware";
+/** The kind of the i-th hook of a stack. */
+export type Kind = "before" | "after" | "middleware";
 
 const KINDS: Record<Exclude<HookMix, "one-middleware">, readonly Kind[]> = {
   mixed: ["before", "after", "middleware"],
@@ -37,7 +38,8 @@ const KINDS: Record<Exclude<HookMix, "one-middleware">, readonly Kind[]> = {
   middleware: ["middleware"],
 };
 
-function kindAt(mix: HookMix, i: number): Kind {
+/** The kind of the i-th hook of a stack of that mix. */
+export function kindAt(mix: HookMix, i: number): Kind {
   if (mix !== "one-middleware") {
     const kinds = KINDS[mix];
     return kinds[i % kinds.length] as Kind;
