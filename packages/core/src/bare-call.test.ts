@@ -25,6 +25,7 @@ function toolOf(kind: (typeof kinds)[number], value: unknown): Tool<{ v: unknown
     execute: (): unknown => {
       if (kind === "sync") return value;
       if (kind === "async") return Promise.resolve(value);
+      // biome-ignore lint/suspicious/noThenProperty: a tool returning a thenable that is no promise is the point
       if (kind === "thenable") return { then: (ok: (v: unknown) => void) => ok(value) };
       if (kind === "throws") throw value;
       return Promise.reject(value);

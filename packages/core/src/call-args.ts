@@ -146,12 +146,9 @@ export function readBindings(bindings: unknown, where: CallSite): CallBindings {
       );
     }
   }
-  if (agent !== undefined && !isAgent(agent))
-    throw wrongType(where, "agent", agent, "an Agent (new Agent({ role }))");
-  if (crew !== undefined && !isCrew(crew))
-    throw wrongType(where, "crew", crew, "a Crew (new Crew({ agents, tasks }))");
-  if (task !== undefined && !isTask(task))
-    throw wrongType(where, "task", task, "a Task (new Task({ description }))");
+  if (agent !== undefined && !isAgent(agent)) throw wrongType(where, "agent", agent, "an Agent (new Agent({ role }))");
+  if (crew !== undefined && !isCrew(crew)) throw wrongType(where, "crew", crew, "a Crew (new Crew({ agents, tasks }))");
+  if (task !== undefined && !isTask(task)) throw wrongType(where, "task", task, "a Task (new Task({ description }))");
   if (signal !== undefined && !isSignal(signal)) {
     throw wrongType(where, "signal", signal, "an AbortSignal (controller.signal)");
   }

@@ -13,8 +13,8 @@ import { showValue } from "./keys.js";
 import { claimDepth, claimPending, depthBelow, depthError, startNested } from "./nesting.js";
 import { resolveOptions, type ToolHooksOptions } from "./options.js";
 import { HookRegistry } from "./registry.js";
-import { NEVER_ABORTED } from "./signals.js";
 import type { Runtime, RuntimeHook } from "./runtime.js";
+import { NEVER_ABORTED } from "./signals.js";
 import { assertTool } from "./tool.js";
 import type { HookInfo, Tool, ToolCallOutcome, ToolInputSchema } from "./types.js";
 import { type WrappedTool, wrapTool } from "./wrap.js";
@@ -125,7 +125,12 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
       chain = this.#chains.get(this._regs, this._version, tool.name, bindings.agent, bindings.crew);
       schema = tool.inputSchema;
       const signal = bindings.signal;
-      if (chain.empty && schema === undefined && !this._listened && (signal === undefined || signal === NEVER_ABORTED)) {
+      if (
+        chain.empty &&
+        schema === undefined &&
+        !this._listened &&
+        (signal === undefined || signal === NEVER_ABORTED)
+      ) {
         return this.#bare(tool, args, bindings.callId ?? nextCallId());
       }
       ctx = new ToolCallHookContext<I, O>(tool, args, bindings, this.#services);
