@@ -126,7 +126,7 @@ function innermostStep(rt: Runtime, group: Group) {
   return function toolStep(ctx: Ctx): Promise<undefined> | undefined {
     const outer = ctx._outer;
     return runGroup(rt, ctx, group, 0, runToolThen, () => {
-      outer?.innerDone();
+      outer?.();
       return undefined;
     });
   };

@@ -116,7 +116,7 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   /** @internal counts block()/respond() calls so a middleware's trace can tell its own decisions */ _decisions = 0;
   /** @internal */ _wrappers: ExecutionWrapper[] | undefined = undefined;
   /** @internal the middleware whose next() started the step running now: that step reports to it when done */ _outer:
-    | { innerDone(): void }
+    | (() => void)
     | undefined = undefined;
   /** @internal */ readonly _trace: TraceEntry[] = [];
   /** @internal when the call started, for `call:end`; -1 when nobody listens to it */ _startedAt = -1;

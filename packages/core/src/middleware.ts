@@ -22,10 +22,8 @@ const noop = (): void => {};
 /** A run of plain hooks of one kind: what sits between two middlewares. @internal */
 export type PlainSegment = { readonly type: "before" | "after"; readonly hooks: RuntimeHook[] };
 
-/** The middleware whose next() started a step: the step tells it when it is done. @internal */
-export interface Outer {
-  innerDone(): void;
-}
+/** Tells the middleware whose next() started a step that the step is done. @internal */
+export type Outer = () => void;
 
 /**
  * Runs the after-hooks of the segments of `group` before index `k`, innermost first, then tells
@@ -44,7 +42,7 @@ export function unwindStep(
     const r = runAfters(rt, ctx, seg.hooks, seg.hooks.length - 1);
     if (r !== undefined) return r.then(() => unwindStep(rt, ctx, group, i, outer));
   }
-  outer?.innerDone();
+  outer?.();
   return undefined;
 }
 
@@ -63,12 +61,11 @@ export function runMiddleware(
   outer: Outer | undefined,
 ): Promise<undefined> | undefined {
   const ok = applies(rt, ctx, h, "before");
-  const exit = (): Promise<undefined> | undefined => unwindStep(rt, ctx, group, group.length, outer);
-  if (ok === "blocked") return exit();
+  if (ok === "blocked") return unwindStep(rt, ctx, group, group.length, outer);
   if (ok === false) {
     // Not this call's: the rest runs as if it were not there, then the hooks outside.
     ctx._outer = undefined;
-    return next().then(exit);
+    return next().then(() => unwindStep(rt, ctx, group, group.length, outer));
   }
   const fn = h.fn as (ctx: Ctx, next: KoaNext) => unknown;
   const clocked = rt.timing || h.timeoutMs !== undefined;
@@ -86,15 +83,14 @@ export function runMiddleware(
   let resultAtNext: string | undefined;
   const budget = h.timeoutMs === undefined ? undefined : new Budget(h, h.timeoutMs);
 
-  const self: Outer = {
-    innerDone(): void {
-      if (stage !== INSIDE) return;
-      stage = AFTER;
-      if (clocked) insideMs += now() - enteredAt;
-      innerDecisions = ctx._decisions - decisionsAtNext;
-      resultAtNext = ctx.toolResult;
-      budget?.resume();
-    },
+  const exit = (): Promise<undefined> | undefined => unwindStep(rt, ctx, group, group.length, outer);
+  const innerDone: Outer = () => {
+    if (stage !== INSIDE) return;
+    stage = AFTER;
+    if (clocked) insideMs += now() - enteredAt;
+    innerDecisions = ctx._decisions - decisionsAtNext;
+    resultAtNext = ctx.toolResult;
+    budget?.resume();
   };
 
   const guardedNext: KoaNext = () => {
@@ -114,11 +110,11 @@ export function runMiddleware(
     decisionsAtNext = ctx._decisions;
     resultAtNext = ctx.toolResult;
     if (ctx._settled) {
-      self.innerDone();
+      innerDone();
       return Promise.resolve();
     }
     // The step koa-compose starts now reads this synchronously: it is the one to report back.
-    ctx._outer = self;
+    ctx._outer = innerDone;
     inner = next();
     return inner;
   };
@@ -127,7 +123,7 @@ export function runMiddleware(
   // the rest must finish before this call does.
   const afterInner = (then: () => Promise<undefined> | undefined): Promise<undefined> => {
     const settled = (): Promise<undefined> | undefined => {
-      self.innerDone();
+      innerDone();
       return then();
     };
     return (inner as Promise<void>).then(settled, settled);
