@@ -64,13 +64,15 @@ export interface ProtoOutcome {
   readonly toolName: string;
 }
 
-const NO_TRACE: readonly Entry[] = Object.freeze([]);
+/** The trace of every call without hooks. */
+export const NO_TRACE: readonly Entry[] = Object.freeze([]);
 // Call ids as the core makes them: a prefix and a count whose two low base-36 digits come from a table.
 const LOW = Array.from({ length: 1296 }, (_, i) => i.toString(36).padStart(2, "0"));
 let low = 0;
 let high = 0;
 let head = "p-";
-function nextId(): string {
+/** A fresh call id. */
+export function nextId(): string {
   if (low === 1296) {
     low = 0;
     head = `p-${(++high).toString(36)}`;
@@ -282,66 +284,4 @@ export function protoChain(hooks: readonly ProtoHook[], composer: "koa" | "own" 
         },
       ),
   };
-}
-
-/** A registry of one chain per tool, with the one-entry cache of the last tool in front of its map. */
-export class ProtoHooks {
-  readonly #chains = new WeakMap<ProtoTool, ProtoChain>();
-  #lastTool: ProtoTool | undefined;
-  #lastChain: ProtoChain | undefined;
-
-  constructor(
-    readonly hooks: readonly ProtoHook[],
-    readonly composer: "koa" | "own" = "koa",
-  ) {}
-
-  #chainFor(tool: ProtoTool): ProtoChain {
-    if (tool === this.#lastTool) return this.#lastChain as ProtoChain;
-    let chain = this.#chains.get(tool);
-    if (chain === undefined) {
-      chain = protoChain(this.hooks, this.composer);
-      this.#chains.set(tool, chain);
-    }
-    this.#lastTool = tool;
-    this.#lastChain = chain;
-    return chain;
-  }
-
-  invoke(tool: ProtoTool, input: object): Promise<ProtoOutcome> {
-    if (tool === null || typeof tool !== "object" || typeof tool.execute !== "function") {
-      return Promise.reject(new TypeError("not a tool"));
-    }
-    const proto = Object.getPrototypeOf(input);
-    if (proto !== Object.prototype && proto !== null) return Promise.reject(new TypeError("not a plain input"));
-    const chain = this.#chainFor(tool);
-    const callId = nextId();
-    if (chain.empty) {
-      // No context at all: the tool's own `.then` builds the outcome, with the one shared empty trace.
-      const name = tool.name;
-      return (tool.execute(input as never, { callId }) as Promise<unknown>).then(
-        (raw) => ({
-          status: "ok" as const,
-          result: typeof raw === "string" ? raw : JSON.stringify(raw),
-          raw,
-          reason: undefined,
-          error: undefined,
-          trace: NO_TRACE,
-          callId,
-          toolName: name,
-        }),
-        (error: unknown) => ({
-          status: "error" as const,
-          result: "tool failed",
-          raw: undefined,
-          reason: undefined,
-          error,
-          trace: NO_TRACE,
-          callId,
-          toolName: name,
-        }),
-      );
-    }
-    const r = chain.run(new Call(tool, input, callId));
-    return r instanceof Promise ? r : Promise.resolve(r);
-  }
 }

@@ -1,7 +1,8 @@
 import compose from "koa-compose";
 import { EXPECTED, input, type QueryInput, TOOL_NAME, trivialTool } from "../fixtures.js";
 import { type Cases, countsHooks, expectString, runCase, type Subject } from "../harness.js";
-import { type ProtoHook, ProtoHooks, type ProtoOutcome } from "../prototype/engine.js";
+import type { ProtoHook, ProtoOutcome } from "../prototype/engine.js";
+import { ProtoHooks } from "../prototype/hooks.js";
 import { type HookMix, kindAt } from "../toolware-stack.js";
 
 // The scratch prototype of bench/src/prototype beside koa-compose and the 0-hook floor, in one process:

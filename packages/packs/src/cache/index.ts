@@ -118,8 +118,7 @@ export function cache(options: CacheOptions): CachePack {
   const keyOf = (toolName: string, input: ToolInput): string =>
     toolName + SEP + keyJson(keyInput === undefined ? input : keyInput(input, toolName));
   const callKey = (ctx: ToolCallHookContext): string => {
-    // The default key only reads the input: no tracking proxy (see readInput). A keyInput function gets
-    // ctx.toolInput as before, since it may write to it.
+    // The default key only reads the input (see readInput); a keyInput function may write to it.
     const key = keyOf(ctx.toolName, keyInput === undefined ? readInput(ctx) : ctx.toolInput);
     if (scopeOf === undefined) return key;
     try {
@@ -223,12 +222,10 @@ export function cache(options: CacheOptions): CachePack {
       ctx.state.cache = "bypass";
       return next();
     }
-    // Nothing in flight (the usual case): no lookup of the key there.
     const flying = dedupe && inflight.size > 0 ? inflight.get(key) : undefined;
     if (flying !== undefined) return follow(ctx, next, key, flying);
     let got: CacheEntry | undefined | PromiseLike<CacheEntry | undefined>;
-    // A sync store is judged on the clock reading it was asked with: one reading per call.
-    let now = Number.NaN;
+    let now = Number.NaN; // one clock reading: a sync store's entry is judged on the one it was asked with
     try {
       now = clock();
       got = store.get(key, now);
