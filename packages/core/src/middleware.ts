@@ -46,6 +46,20 @@ export function unwindStep(
   return undefined;
 }
 
+// next() was called but the rest has not reported back (not awaited, or it rejected and was caught):
+// the rest must finish before the middleware's call does.
+function afterInner(
+  inner: Promise<void>,
+  innerDone: Outer,
+  then: () => Promise<undefined> | undefined,
+): Promise<undefined> {
+  const settled = (): Promise<undefined> | undefined => {
+    innerDone();
+    return then();
+  };
+  return inner.then(settled, settled);
+}
+
 /**
  * Runs a user middleware with its error policy, time budget, next() guard and trace entry, then the
  * after-hooks of `group` (the plain hooks just outside it) and the report to `outer`. There is no
@@ -83,7 +97,6 @@ export function runMiddleware(
   let resultAtNext: string | undefined;
   const budget = h.timeoutMs === undefined ? undefined : new Budget(h, h.timeoutMs);
 
-  const exit = (): Promise<undefined> | undefined => unwindStep(rt, ctx, group, group.length, outer);
   const innerDone: Outer = () => {
     if (stage !== INSIDE) return;
     stage = AFTER;
@@ -119,36 +132,28 @@ export function runMiddleware(
     return inner;
   };
 
-  // next() was called but the rest has not reported back (not awaited, or it rejected and was caught):
-  // the rest must finish before this call does.
-  const afterInner = (then: () => Promise<undefined> | undefined): Promise<undefined> => {
-    const settled = (): Promise<undefined> | undefined => {
-      innerDone();
-      return then();
-    };
-    return (inner as Promise<void>).then(settled, settled);
-  };
-
   const onError = (e: unknown): Promise<undefined> | undefined => {
     budget?.stop();
     if (fatalErrors.has(e as object)) throw e;
-    if (stage === INSIDE) return afterInner(() => onError(e));
+    if (stage === INSIDE) return afterInner(inner as Promise<void>, innerDone, () => onError(e));
     if (stage === BEFORE || stage === ABANDONED) {
       stage = ABANDONED;
-      if (fail(rt, ctx, h, "before", e, t0 + insideMs) || ctx._settled) return exit();
+      if (fail(rt, ctx, h, "before", e, t0 + insideMs) || ctx._settled) {
+        return unwindStep(rt, ctx, group, group.length, outer);
+      }
       // The "continue" policy: the engine runs the rest of the chain in the middleware's place.
       ctx._outer = undefined;
       const rest = next();
       skipped = rest.then(noop, noop);
-      return rest.then(exit);
+      return rest.then(() => unwindStep(rt, ctx, group, group.length, outer));
     }
     fail(rt, ctx, h, "after", e, t0 + insideMs);
-    return exit();
+    return unwindStep(rt, ctx, group, group.length, outer);
   };
 
   const finish = (): Promise<undefined> | undefined => {
     budget?.stop();
-    if (stage === INSIDE) return afterInner(finish);
+    if (stage === INSIDE) return afterInner(inner as Promise<void>, innerDone, finish);
     // Synchronous work cannot be interrupted by the timer: judge it once the middleware returns.
     if (h.timeoutMs !== undefined && now() - t0 - insideMs > h.timeoutMs) {
       return onError(new HookTimeoutError(h.name, h.timeoutMs));
@@ -162,7 +167,7 @@ export function runMiddleware(
       failBeforeTool(ctx, error);
       rt.hookFailed(ctx, h, "before", error);
       record(rt, ctx, h, "before", "failed", t0 + insideMs, error, error.message);
-      return exit();
+      return unwindStep(rt, ctx, group, group.length, outer);
     }
     const own = ctx._decisions - decisions0 - innerDecisions;
     const action: TraceAction =
@@ -176,7 +181,7 @@ export function runMiddleware(
             ? "modified-input"
             : "proceeded";
     record(rt, ctx, h, stage === BEFORE ? "before" : "around", action, t0 + insideMs);
-    return exit();
+    return unwindStep(rt, ctx, group, group.length, outer);
   };
 
   let result: unknown;
