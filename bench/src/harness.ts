@@ -8,7 +8,7 @@ export interface Subject {
   readonly hooks: number;
   readonly run: () => unknown;
   /** Throws when a result is wrong, so a subject that skips the tool cannot look fast. */
-  readonly check: (result: unknown) => void;
+  readonly check: (result: unknown) => void | Promise<void>;
   /**
    * Proves on a separate, instrumented build that every hook runs once per call. Runs after
    * the timing, so the instrumented hooks never share the JIT's feedback with the timed ones.
@@ -139,7 +139,7 @@ export async function measureInterleaved(all: readonly Subject[], options: Round
   const subjects = only === undefined ? all : all.filter((s, i) => i === 0 || only.includes(s.id));
   const batch = new Map<string, number>();
   for (const s of subjects) {
-    s.check(await s.run());
+    await s.check(await s.run());
     const t0 = clock.now();
     let calls = 0;
     while (clock.now() - t0 < 200e6) {

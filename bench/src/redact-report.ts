@@ -1,6 +1,6 @@
 import type { SuiteResult, Timing } from "./harness.js";
 import { median } from "./harness.js";
-import type { Verdict } from "./report.js";
+import type { Verdict } from "./measures.js";
 
 // The redact suite's part of the report: its throughput against the naive alternation on ordinary
 // 1 MiB results (the target: at least 0.75× of it), and its MB/s on adversarial input.

@@ -1,15 +1,11 @@
-import type { SuiteResult, Timing } from "./harness.js";
-import { median } from "./harness.js";
-import { redactConsole, redactSection, redactVerdict } from "./redact-report.js";
+import type { Timing } from "./harness.js";
+import { type Found, fmt, fx, locate, overhead, overheadOf, paired, type Results, ratio, timing } from "./measures.js";
+import { redactConsole, redactSection } from "./redact-report.js";
 import { redisVerdicts, renderRedisThroughput } from "./redis/report.js";
+import { judge } from "./targets.js";
 
-/** One target of the issue, judged on this run. */
-export interface Verdict {
-  readonly target: string;
-  readonly measured: string;
-  readonly pass: boolean;
-  readonly note: string;
-}
+export type { Verdict } from "./measures.js";
+export { judge };
 
 /** Facts about the run printed above the tables. */
 export interface RunInfo {
@@ -24,151 +20,12 @@ export interface RunInfo {
   readonly seconds: number;
 }
 
-type Results = readonly SuiteResult[];
-
-interface Found {
-  readonly result: SuiteResult;
-  readonly t: Timing;
-}
-
-function timing(result: SuiteResult | undefined, id: string): Timing | undefined {
-  return result?.timings.find((t) => t.id === id);
-}
-
-/** The first process that measured `id` (and every id of `with`, when given). */
-function locate(results: Results, id: string, ...with_: string[]): Found | undefined {
-  for (const result of results) {
-    const t = timing(result, id);
-    if (t !== undefined && with_.every((w) => timing(result, w) !== undefined)) return { result, t };
-  }
-  return undefined;
-}
-
-/** Median over rounds of f(subject's round, reference's round): pairs each round with its own reference. */
-function paired(a: Timing, b: Timing, f: (x: number, y: number) => number): number {
-  const n = Math.min(a.rounds.length, b.rounds.length);
-  const values: number[] = [];
-  for (let i = 0; i < n; i++) values.push(f(a.rounds[i] as number, b.rounds[i] as number));
-  return median(values);
-}
-
-/** Overhead of `t` over the direct call of its own process, paired per round. */
-export function overhead(result: SuiteResult, t: Timing): number {
-  const ref = timing(result, result.reference);
-  return ref === undefined ? Number.NaN : paired(t, ref, (x, y) => x - y);
-}
-
-function ratio(result: SuiteResult, t: Timing): number {
-  const ref = timing(result, result.reference);
-  return ref === undefined ? Number.NaN : paired(t, ref, (x, y) => x / y);
-}
-
-/** Overhead over the direct call of the first process that measured `id`. */
-function overheadOf(results: Results, id: string): number {
-  const found = locate(results, id);
-  return found === undefined ? Number.NaN : overhead(found.result, found.t);
-}
-
-/**
- * Overhead of `id` over the direct call as a share of koa-compose's with 10 middlewares, per round,
- * in the first process that measured all three.
- */
-function shareOfKoa10(results: Results, id: string): number {
-  const found = locate(results, id, "koa-10", "direct");
-  if (found === undefined) return Number.NaN;
-  const direct = timing(found.result, "direct") as Timing;
-  const k10 = timing(found.result, "koa-10") as Timing;
-  return median(
-    found.t.rounds.map((x, i) => {
-      const d = direct.rounds[i] as number;
-      return (x - d) / ((k10.rounds[i] as number) - d);
-    }),
-  );
-}
-
-const fmt = (ns: number): string =>
-  Number.isNaN(ns) ? "–" : ns >= 10_000 ? `${(ns / 1000).toFixed(1)} µs` : `${Math.round(ns)} ns`;
-const fx = (r: number): string => (Number.isNaN(r) ? "–" : `${r.toFixed(2)}×`);
-
 // Spread of a subject's per-round medians: (p75 - p25) / median, as a percentage.
 function spread(t: Timing): string {
   const s = [...t.rounds].sort((a, b) => a - b);
   if (s.length < 4) return "–";
   const q = (p: number) => s[Math.floor(p * (s.length - 1))] as number;
   return `±${Math.round((50 * (q(0.75) - q(0.25))) / t.ns)}%`;
-}
-
-/**
- * Judges the issue's targets on one run.
- *
- * @example
- * ```ts
- * const verdicts = judge(suites);
- * ```
- */
-export function judge(results: Results): Verdict[] {
-  const verdicts: Verdict[] = [];
-  const zero = locate(results, "toolware-0", "direct", "floor-then");
-  if (zero !== undefined) {
-    const direct = timing(zero.result, "direct") as Timing;
-    const floor = timing(zero.result, "floor-then") as Timing;
-    const r = paired(zero.t, direct, (x, y) => x / y);
-    verdicts.push({
-      target: "0 hooks within 1.15× of the direct call",
-      measured: `${fx(r)} (${fmt(zero.t.ns)} vs ${fmt(direct.ns)})`,
-      pass: r <= 1.15,
-      note: `a bare \`tool(input).then(format)\` is already ${fx(paired(floor, direct, (x, y) => x / y))}: any wrapper that post-processes an async result pays one promise reaction`,
-    });
-  }
-  const ten = locate(results, "toolware-10", "koa-10", "direct");
-  if (ten !== undefined) {
-    const k10 = timing(ten.result, "koa-10") as Timing;
-    const share = shareOfKoa10(results, "toolware-10");
-    const koa = overhead(ten.result, k10);
-    verdicts.push({
-      target: "10 hooks: overhead ≤ ½ of koa-compose's with 10 middlewares",
-      measured: `${fx(share)} of koa's (${fmt(overhead(ten.result, ten.t))} vs ${fmt(koa)})`,
-      pass: share <= 0.5,
-      note: `mixed stack (4 before, 3 after, 3 middleware). Other mixes, against koa-compose's 10 in their own process: 10 sync hooks ${fx(shareOfKoa10(results, "toolware-10-sync"))}, 5 before + 4 after + 1 middleware ${fx(shareOfKoa10(results, "toolware-10-one-mw"))}, 10 middlewares ${fx(shareOfKoa10(results, "toolware-10-mw"))}`,
-    });
-  }
-  const o1 = overheadOf(results, "toolware-1");
-  const o10 = overheadOf(results, "toolware-10");
-  const o50 = overheadOf(results, "toolware-50");
-  if (!Number.isNaN(o1 + o10 + o50)) {
-    const m1 = (o10 - o1) / 9;
-    const m2 = (o50 - o10) / 40;
-    verdicts.push({
-      target: "overhead linear in matching hooks",
-      measured: `${fmt(m1)}/hook from 1→10, ${fmt(m2)}/hook from 10→50`,
-      pass: m2 <= 1.25 * m1,
-      note: "PASS when the marginal cost per hook from 10 to 50 is at most 1.25× the one from 1 to 10 (same kind mix)",
-    });
-  }
-  const plus = locate(results, "toolware-10-plus-1000", "toolware-10");
-  if (plus !== undefined) {
-    const r = paired(plus.t, timing(plus.result, "toolware-10") as Timing, (x, y) => x / y);
-    verdicts.push({
-      target: "1,000 non-matching hooks cost nothing",
-      measured: `${fx(r)} of the same 10-hook stack without them`,
-      pass: r <= 1.05,
-      note: "PASS within 5% (run-to-run noise); chains are compiled per (tool, agent, crew) and cached",
-    });
-  }
-  const heap = results.find((r) => r.suite === "heap");
-  if (heap?.extra !== undefined) {
-    const slope = heap.extra.slopeBytesPerCall as number;
-    const growth = heap.extra.growthBytes as number;
-    verdicts.push({
-      target: `heap flat over ${(heap.extra.calls as number).toLocaleString("en-US")} calls (10 hooks)`,
-      measured: `${slope.toFixed(3)} bytes/call slope, ${(growth / 1024).toFixed(0)} KiB from first to last sample`,
-      pass: slope < 0.1,
-      note: "PASS below 0.1 byte/call of growth (a leak of one small object per call is ≥ 30 bytes/call)",
-    });
-  }
-  const redact = redactVerdict(results);
-  if (redact !== undefined) verdicts.push(redact);
-  return verdicts;
 }
 
 function peerRow(label: string, results: Results, ids: readonly string[]): string {

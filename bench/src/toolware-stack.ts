@@ -24,10 +24,13 @@ export interface StackOptions {
 export interface ToolwareStack {
   readonly hooks: ToolHooks;
   readonly tool: Tool<QueryInput, string>;
+  /** The agent and crew every call is bound to. */
+  readonly bindings: { readonly agent: Agent; readonly crew: Crew };
   readonly call: () => Promise<ToolCallOutcome<string>>;
 }
 
-type Kind = "before" | "after" | "middleware";
+/** The kind of the i-th hook of a stack. */
+export type Kind = "before" | "after" | "middleware";
 
 const KINDS: Record<Exclude<HookMix, "one-middleware">, readonly Kind[]> = {
   mixed: ["before", "after", "middleware"],
@@ -35,7 +38,8 @@ const KINDS: Record<Exclude<HookMix, "one-middleware">, readonly Kind[]> = {
   middleware: ["middleware"],
 };
 
-function kindAt(mix: HookMix, i: number): Kind {
+/** The kind of the i-th hook of a stack of that mix. */
+export function kindAt(mix: HookMix, i: number): Kind {
   if (mix !== "one-middleware") {
     const kinds = KINDS[mix];
     return kinds[i % kinds.length] as Kind;
@@ -109,5 +113,5 @@ export function toolwareStack(options: StackOptions): ToolwareStack {
   for (let i = 0; i < nonMatching; i++) add(i, kindAt(mix, i), otherOptions(i));
   for (let i = 0; i < n; i++) add(i, kindAt(mix, i), matchingOptions(i, tool));
   const bindings = { agent, crew };
-  return { hooks, tool, call: () => hooks.invoke(tool, input, bindings) };
+  return { hooks, tool, bindings, call: () => hooks.invoke(tool, input, bindings) };
 }

@@ -1,6 +1,6 @@
 import type { SuiteResult, Timing } from "../harness.js";
 import { median } from "../harness.js";
-import type { Verdict } from "../report.js";
+import type { Verdict } from "../measures.js";
 
 // The Redis suite's part of the report: its target (a rate-limit decision within 1.5× of the
 // bare EVALSHA floor) and its throughput table.

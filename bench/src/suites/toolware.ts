@@ -1,6 +1,6 @@
 import type { ToolCallOutcome } from "@toolware/core";
 import compose from "koa-compose";
-import { EXPECTED, input, type QueryInput, trivialTool } from "../fixtures.js";
+import { EXPECTED, input, type QueryInput, TOOL_NAME, trivialTool } from "../fixtures.js";
 import { type Cases, countsHooks, expectString, runCase, type Subject } from "../harness.js";
 import { type StackOptions, toolwareStack } from "../toolware-stack.js";
 
@@ -93,6 +93,22 @@ const direct: Subject = {
   check: expectString(EXPECTED),
 };
 
+const NO_TRACE: readonly [] = Object.freeze([]) as readonly [];
+
+// The least a wrapper returning toolware's outcome can do after an async tool: one reaction that builds it.
+function buildOutcome(value: string): ToolCallOutcome<string> {
+  return {
+    status: "ok",
+    result: value,
+    raw: value,
+    reason: undefined,
+    error: undefined,
+    trace: NO_TRACE,
+    callId: "c",
+    toolName: TOOL_NAME,
+  };
+}
+
 const MIXED: Record<number, string> = {
   0: "0 hooks",
   1: "1 hook (before)",
@@ -106,11 +122,11 @@ const cases: Cases = {
   "0": () => [
     direct,
     {
-      id: "floor-then",
-      label: "any wrapper's floor: `tool(input).then(format)`",
+      id: "floor-outcome",
+      label: "any wrapper's floor: `tool(input).then(buildOutcome)` (an 8-field outcome)",
       hooks: 0,
-      run: () => trivialTool(input).then((value) => ({ result: value })),
-      check: (v) => expectString(EXPECTED)((v as { result: string }).result),
+      run: () => trivialTool(input).then(buildOutcome),
+      check: (v) => expectString(EXPECTED)((v as ToolCallOutcome<string>).result),
     },
     koa(0),
     tw("toolware-0", `toolware, ${MIXED[0]}`, { hooks: 0 }),

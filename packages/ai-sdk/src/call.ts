@@ -32,16 +32,20 @@ export function findApprovalResponse(
   toolCallId: string,
 ): AiSdkApprovalResponse | undefined {
   if (!Array.isArray(messages)) return undefined;
-  const requested = new Set<string>();
-  const responses: AiSdkApprovalResponse[] = [];
+  // Most conversations hold no approval at all: the set and the list exist only once one shows up.
+  let requested: Set<string> | undefined;
+  let responses: AiSdkApprovalResponse[] | undefined;
   for (const message of messages) {
     const content = record(message)?.content;
     if (!Array.isArray(content)) continue;
     for (const item of content) {
       const part = record(item);
       if (part === undefined || typeof part.approvalId !== "string") continue;
-      if (part.type === "tool-approval-request" && part.toolCallId === toolCallId) requested.add(part.approvalId);
-      else if (part.type === "tool-approval-response") {
+      if (part.type === "tool-approval-request" && part.toolCallId === toolCallId) {
+        requested ??= new Set();
+        requested.add(part.approvalId);
+      } else if (part.type === "tool-approval-response") {
+        responses ??= [];
         responses.push({
           approvalId: part.approvalId,
           approved: part.approved === true,
@@ -50,6 +54,7 @@ export function findApprovalResponse(
       }
     }
   }
+  if (requested === undefined || responses === undefined) return undefined;
   // The last answer given for this call counts.
   for (let i = responses.length - 1; i >= 0; i--) {
     const response = responses[i] as AiSdkApprovalResponse;

@@ -46,6 +46,39 @@ describe("ai 6 end to end: generateText with the mock model", () => {
     expect(result.steps[0]?.toolCalls[0]?.input).toEqual({ city: "Paris, TX" });
   });
 
+  it("a deep rewrite of the input (nested objects and arrays) never reaches the SDK's record", async () => {
+    const received: unknown[] = [];
+    const hooks = new ToolHooks();
+    hooks.before((ctx) => {
+      const input = ctx.toolInput as { items: { n: number }[]; meta: Record<string, unknown> };
+      (input.items[0] as { n: number }).n = 2;
+      input.items.push({ n: 3 });
+      input.meta.note = "rewritten";
+    });
+    const batch = tool({
+      inputSchema: z.object({ items: z.array(z.object({ n: z.number() })), meta: z.record(z.string(), z.unknown()) }),
+      execute: async (input) => {
+        received.push(input);
+        return "ok";
+      },
+    });
+    const sent = { items: [{ n: 1 }], meta: { deep: [[{ a: null }]], empty: {} } };
+    const m = model([[call("b1", "batch", sent)], "done"]);
+    const result = await generateText({
+      model: m,
+      tools: guardTools(hooks, { batch }),
+      prompt: "go",
+      stopWhen: stepCountIs(3),
+    });
+    expect(received).toEqual([
+      {
+        items: [{ n: 2 }, { n: 3 }],
+        meta: { deep: [[{ a: null }]], empty: {}, note: "rewritten" },
+      },
+    ]);
+    expect(result.steps[0]?.toolCalls[0]?.input).toEqual(sent);
+  });
+
   it("a guardrail block reaches the model's next turn as execution-denied with the reason; the tool never runs", async () => {
     const ran: string[] = [];
     const hooks = new ToolHooks();

@@ -11,6 +11,7 @@ import {
   ToolwareError,
 } from "@toolware/core";
 import { FRAMEWORK, makeCall, onDeferral, type SdkCallOptions } from "./call.js";
+import { copyOf } from "./copy.js";
 import { type Mapped, toSdkValue } from "./outcome.js";
 import type { AiSdkCallContext, AiSdkToolInfo, GuardToolsOptions } from "./types.js";
 
@@ -40,15 +41,6 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
     typeof value === "object" &&
     typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function"
   );
-}
-
-// Hooks rewrite ctx.toolInput in place: the SDK's own copy (shown in its step content) stays as the model sent it.
-function copyOf(input: unknown): unknown {
-  try {
-    return structuredClone(input);
-  } catch {
-    return input;
-  }
 }
 
 /** Runs the calls of one guarded SDK tool through the chain. */
@@ -179,7 +171,15 @@ export class ToolRunner {
     } catch (error) {
       return Promise.resolve(this.#failed(call, error));
     }
-    const bindings: CallBindings = { ...bound, signal, callId: id, framework: { name: FRAMEWORK, context: call } };
+    // One shape for every call (not a spread of `bound`), so reading the bindings stays monomorphic.
+    const bindings: CallBindings = {
+      agent: bound.agent,
+      task: bound.task,
+      crew: bound.crew,
+      signal,
+      callId: id,
+      framework: { name: FRAMEWORK, context: call },
+    };
     this.#gates.set(id, gate);
     let pending: Promise<ToolCallOutcome>;
     try {
@@ -187,11 +187,21 @@ export class ToolRunner {
     } catch (error) {
       pending = Promise.reject(error);
     }
-    return pending
-      .catch((error: unknown) => this.#failed(call, error))
-      .finally(() => {
-        if (this.#gates.get(id) === gate) this.#gates.delete(id);
-      });
+    // One reaction for both ends (not catch + finally): the gate goes when the call has settled.
+    return pending.then(
+      (outcome) => {
+        this.#closeGate(id, gate);
+        return outcome;
+      },
+      (error: unknown) => {
+        this.#closeGate(id, gate);
+        return this.#failed(call, error);
+      },
+    );
+  }
+
+  #closeGate(id: string, gate: Gate): void {
+    if (this.#gates.get(id) === gate) this.#gates.delete(id);
   }
 
   /** The outcome of a call that could not start (bad bindings, a throwing `bind`, a bad input). */

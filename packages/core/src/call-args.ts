@@ -50,6 +50,39 @@ function isA(value: unknown, type: abstract new (...args: never[]) => unknown): 
   }
 }
 
+// The same checks on the hot path, one `instanceof` site per class: each stays monomorphic.
+function isAgent(value: unknown): boolean {
+  try {
+    return value instanceof Agent;
+  } catch {
+    return false;
+  }
+}
+
+function isCrew(value: unknown): boolean {
+  try {
+    return value instanceof Crew;
+  } catch {
+    return false;
+  }
+}
+
+function isTask(value: unknown): boolean {
+  try {
+    return value instanceof Task;
+  } catch {
+    return false;
+  }
+}
+
+function isSignal(value: unknown): boolean {
+  try {
+    return value instanceof AbortSignal;
+  } catch {
+    return false;
+  }
+}
+
 function invalid(where: CallSite, message: string): ToolwareTypeError {
   return new ToolwareTypeError("TOOLWARE_INVALID_BINDINGS", `${where}(): ${message}`);
 }
@@ -113,13 +146,10 @@ export function readBindings(bindings: unknown, where: CallSite): CallBindings {
       );
     }
   }
-  if (agent !== undefined && !isA(agent, Agent))
-    throw wrongType(where, "agent", agent, "an Agent (new Agent({ role }))");
-  if (crew !== undefined && !isA(crew, Crew))
-    throw wrongType(where, "crew", crew, "a Crew (new Crew({ agents, tasks }))");
-  if (task !== undefined && !isA(task, Task))
-    throw wrongType(where, "task", task, "a Task (new Task({ description }))");
-  if (signal !== undefined && !isA(signal, AbortSignal)) {
+  if (agent !== undefined && !isAgent(agent)) throw wrongType(where, "agent", agent, "an Agent (new Agent({ role }))");
+  if (crew !== undefined && !isCrew(crew)) throw wrongType(where, "crew", crew, "a Crew (new Crew({ agents, tasks }))");
+  if (task !== undefined && !isTask(task)) throw wrongType(where, "task", task, "a Task (new Task({ description }))");
+  if (signal !== undefined && !isSignal(signal)) {
     throw wrongType(where, "signal", signal, "an AbortSignal (controller.signal)");
   }
   // The common bindings (no adapter) return here: the adapter keys cost two comparisons.

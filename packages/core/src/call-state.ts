@@ -1,6 +1,7 @@
 import type { ToolCallHookContext } from "./context.js";
 import { messageOf, ToolwareError } from "./errors.js";
 import { formatToolResult } from "./format.js";
+import type { TraceEntry } from "./types.js";
 
 // Every write of a call's status, result and error happens here, so the rules of who may settle
 // a call sit in one place:
@@ -54,22 +55,31 @@ export function toolReturned(ctx: Ctx, value: unknown): void {
   }
 }
 
+/** What a call whose tool ran but whose result has no text says: its result and its trace entry. @internal */
+export function unformattableResult(toolName: string, error: unknown): { text: string; entry: TraceEntry } {
+  const detail = messageOf(error instanceof ToolwareError && error.cause !== undefined ? error.cause : error);
+  return {
+    text: `Tool ran but its result could not be formatted. Tool: ${toolName}. Error: ${detail}`,
+    entry: {
+      hook: toolName,
+      layer: "global",
+      kind: "tool",
+      phase: "around",
+      action: "format-failed",
+      reason: detail,
+      error,
+      durationMs: undefined,
+    },
+  };
+}
+
 // The tool ran (its side effects happened) but its result has no text: not "Tool execution failed".
 function unformattable(ctx: Ctx, error: unknown): void {
-  const detail = messageOf(error instanceof ToolwareError && error.cause !== undefined ? error.cause : error);
+  const { text, entry } = unformattableResult(ctx.toolName, error);
   ctx.error = error;
   ctx._status = "error";
-  ctx.toolResult = `Tool ran but its result could not be formatted. Tool: ${ctx.toolName}. Error: ${detail}`;
-  ctx._trace.push({
-    hook: ctx.toolName,
-    layer: "global",
-    kind: "tool",
-    phase: "around",
-    action: "format-failed",
-    reason: detail,
-    error,
-    durationMs: undefined,
-  });
+  ctx.toolResult = text;
+  ctx._trace.push(entry);
 }
 
 /** The tool threw, or the call was cancelled before it started; unless a hook settled the call meanwhile. @internal */

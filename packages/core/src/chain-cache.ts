@@ -17,6 +17,12 @@ export class ChainCache {
   readonly #scoped = new WeakMap<object, WeakMap<object, Map<string, Chain>>>();
   readonly #runtime: Runtime;
   readonly #policy: HookErrorPolicy;
+  // The chain of the last call, in front of the maps: an app mostly calls one tool with one agent and crew
+  // many times over. It holds that agent and crew until a call with other ones.
+  #last: Chain | undefined;
+  #lastName: string | undefined;
+  #lastAgent: Agent | undefined;
+  #lastCrew: Crew | undefined;
 
   constructor(runtime: Runtime, policy: HookErrorPolicy) {
     this.#runtime = runtime;
@@ -27,6 +33,37 @@ export class ChainCache {
   get(
     global: readonly Registration[],
     version: number,
+    toolName: string,
+    agent: Agent | undefined,
+    crew: Crew | undefined,
+  ): Chain {
+    const cv = crew === undefined ? -1 : crew._version;
+    const av = agent === undefined ? -1 : agent._version;
+    const last = this.#last;
+    if (
+      last !== undefined &&
+      toolName === this.#lastName &&
+      agent === this.#lastAgent &&
+      crew === this.#lastCrew &&
+      last.versions[0] === version &&
+      last.versions[1] === cv &&
+      last.versions[2] === av
+    ) {
+      return last;
+    }
+    const chain = this.#lookup(global, version, cv, av, toolName, agent, crew);
+    this.#last = chain;
+    this.#lastName = toolName;
+    this.#lastAgent = agent;
+    this.#lastCrew = crew;
+    return chain;
+  }
+
+  #lookup(
+    global: readonly Registration[],
+    version: number,
+    cv: number,
+    av: number,
     toolName: string,
     agent: Agent | undefined,
     crew: Crew | undefined,
@@ -47,8 +84,6 @@ export class ChainCache {
       }
       cache = found;
     }
-    const cv = crew === undefined ? -1 : crew._version;
-    const av = agent === undefined ? -1 : agent._version;
     const cached = cache.get(toolName);
     if (
       cached !== undefined &&

@@ -1,6 +1,6 @@
 import compose from "koa-compose";
 import type { ToolCallHookContext } from "./context.js";
-import { wrapMiddleware } from "./middleware.js";
+import { type Outer, type PlainSegment, runMiddleware, unwindStep } from "./middleware.js";
 import type { Registration } from "./registration.js";
 import { runToolThen } from "./run-tool.js";
 import { runAfters, runBefores } from "./runners.js";
@@ -10,16 +10,15 @@ import type { HookErrorPolicy } from "./types.js";
 type Ctx = ToolCallHookContext;
 
 /** Consecutive plain hooks fuse into one step; a middleware is a step of its own. */
-type Segment =
-  | { readonly type: "before"; readonly hooks: RuntimeHook[] }
-  | { readonly type: "after"; readonly hooks: RuntimeHook[] }
-  | { readonly type: "middleware"; readonly hook: RuntimeHook };
+type Segment = PlainSegment | { readonly type: "middleware"; readonly hook: RuntimeHook };
 
 /** The compiled hooks of one (tool, agent, crew) combination. @internal */
 export interface Chain {
   readonly regs: readonly Registration[];
   /** Runs the hooks and the tool, then `done` (in the same step when the last hook or the tool settles). */
   readonly run: <R>(ctx: Ctx, done: (ctx: Ctx) => R) => R | Promise<R>;
+  /** True when no hook applies: the call runs the tool alone. */
+  readonly empty: boolean;
   /** Versions of the global, crew and agent layers the chain was built from. */
   readonly versions: readonly [number, number, number];
   /**
@@ -41,14 +40,17 @@ function segment(hooks: RuntimeHook[]): Segment[] {
   return segments;
 }
 
-// Without middlewares the chain is flat: before-hooks on the way in, the tool, then the
-// after-hooks of the segments that were entered, innermost first. Sync hooks never
-// allocate a promise, and the tool's own `.then` runs every after-hook and `done`.
-function runPlain<R>(
+type Center = <R>(ctx: Ctx, k: (ctx: Ctx) => R | Promise<R>) => R | Promise<R>;
+
+// The plain hooks around one center (the tool, or a middleware) run flat: before-hooks on the way
+// in, the center, then the after-hooks of the segments that were entered, innermost first. Sync
+// hooks never allocate a promise, and the center's own `.then` runs every after-hook and `done`.
+function runGroup<R>(
   rt: Runtime,
   ctx: Ctx,
   segments: readonly Segment[],
   k: number,
+  center: Center,
   done: (ctx: Ctx) => R,
 ): R | Promise<R> {
   for (; k < segments.length; k++) {
@@ -58,12 +60,12 @@ function runPlain<R>(
     const at = k;
     if (r !== undefined) {
       return r.then(() =>
-        ctx._settled ? unwind(rt, ctx, segments, at, done) : runPlain(rt, ctx, segments, at + 1, done),
+        ctx._settled ? unwind(rt, ctx, segments, at, done) : runGroup(rt, ctx, segments, at + 1, center, done),
       );
     }
     if (ctx._settled) return unwind(rt, ctx, segments, k, done);
   }
-  return runToolThen(ctx, (c) => unwind(rt, c, segments, segments.length, done));
+  return center(ctx, (c) => unwind(rt, c, segments, segments.length, done));
 }
 
 /** Runs the after-hooks of the segments before index `k`, innermost first, then `done`. */
@@ -83,28 +85,51 @@ function unwind<R>(
   return done(ctx);
 }
 
-function toKoa(rt: Runtime, seg: Segment): (ctx: Ctx, next: () => Promise<void>) => unknown {
-  if (seg.type === "middleware") return wrapMiddleware(rt, seg.hook);
-  const hooks = seg.hooks;
-  if (seg.type === "before") {
-    return function fusedBeforeHooks(ctx, next) {
-      const r = runBefores(rt, ctx, hooks, 0);
-      if (r !== undefined) return r.then(() => (ctx._settled ? undefined : next()));
-      return ctx._settled ? undefined : next();
-    };
+type KoaNext = () => Promise<void>;
+type Group = readonly PlainSegment[];
+
+// With middlewares, koa-compose composes the middlewares alone: each of its steps is one middleware
+// with the plain hooks just outside it, and its last function is the innermost plain hooks with the
+// tool. A step reports to the middleware outside it when it is done, so that one needs no `.then`
+// on next() to know it.
+function stepFrom(
+  rt: Runtime,
+  ctx: Ctx,
+  group: Group,
+  k: number,
+  h: RuntimeHook,
+  next: KoaNext,
+  outer: Outer | undefined,
+): Promise<undefined> | undefined {
+  for (; k < group.length; k++) {
+    const seg = group[k] as PlainSegment;
+    if (seg.type !== "before") continue;
+    const r = runBefores(rt, ctx, seg.hooks, 0);
+    const at = k;
+    if (r !== undefined) {
+      return r.then(() =>
+        ctx._settled ? unwindStep(rt, ctx, group, at, outer) : stepFrom(rt, ctx, group, at + 1, h, next, outer),
+      );
+    }
+    if (ctx._settled) return unwindStep(rt, ctx, group, k, outer);
   }
-  return function fusedAfterHooks(ctx, next) {
-    return next().then(() => runAfters(rt, ctx, hooks, hooks.length - 1));
+  return runMiddleware(rt, h, ctx, next, group, outer);
+}
+
+function middlewareStep(rt: Runtime, group: Group, h: RuntimeHook) {
+  return function toolwareMiddleware(ctx: Ctx, next: KoaNext): Promise<undefined> | undefined {
+    return stepFrom(rt, ctx, group, 0, h, next, ctx._outer);
   };
 }
 
-function ignore(): undefined {
-  return undefined;
-}
-
-// koa-compose hands the context to the function after the last middleware: one terminal for every chain, not per call.
-function terminal(ctx: Ctx): Promise<void> | undefined {
-  return runToolThen(ctx, ignore);
+function innermostStep(rt: Runtime, group: Group) {
+  return function toolStep(ctx: Ctx): Promise<undefined> | undefined {
+    const outer = ctx._outer;
+    return runGroup(rt, ctx, group, 0, runToolThen, () => {
+      outer?.();
+      return undefined;
+    });
+  };
 }
 
 /** Compiles the selected hooks into one runnable chain. @internal */
@@ -120,12 +145,22 @@ export function buildChain(
   if (segments.length === 0) {
     run = (ctx, done) => runToolThen(ctx, done);
   } else if (segments.every((s) => s.type !== "middleware")) {
-    run = (ctx, done) => runPlain(rt, ctx, segments, 0, done);
+    run = (ctx, done) => runGroup(rt, ctx, segments, 0, runToolThen, done);
   } else {
+    const steps: ((ctx: Ctx, next: KoaNext) => Promise<undefined> | undefined)[] = [];
+    let group: PlainSegment[] = [];
+    for (const s of segments) {
+      if (s.type !== "middleware") group.push(s);
+      else {
+        steps.push(middlewareStep(rt, group, s.hook));
+        group = [];
+      }
+    }
+    const last = innermostStep(rt, group);
     // Middlewares are composed with koa-compose, by design (the contract's baseline): its
     // dispatcher always returns a promise, so `done` runs in one `.then` after the onion.
-    const composed = compose(segments.map((s) => toKoa(rt, s)));
-    run = (ctx, done) => composed(ctx, terminal).then(() => done(ctx));
+    const composed = compose(steps);
+    run = (ctx, done) => composed(ctx, last).then(() => done(ctx));
   }
-  return { regs, run, versions, mayReject: hooks.some((h) => h.policy === "throw") };
+  return { regs, run, empty: hooks.length === 0, versions, mayReject: hooks.some((h) => h.policy === "throw") };
 }

@@ -56,7 +56,8 @@ let low = 0;
 let high = 0;
 let head = `${callPrefix}-`;
 
-function nextCallId(): string {
+/** A fresh call id. @internal */
+export function nextCallId(): string {
   if (low === 1296) {
     low = 0;
     head = `${callPrefix}-${(++high).toString(36)}`;
@@ -114,6 +115,9 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   /** @internal the error of a failed hook that blocked the call */ _failure: unknown = undefined;
   /** @internal counts block()/respond() calls so a middleware's trace can tell its own decisions */ _decisions = 0;
   /** @internal */ _wrappers: ExecutionWrapper[] | undefined = undefined;
+  /** @internal the middleware whose next() started the step running now: that step reports to it when done */ _outer:
+    | (() => void)
+    | undefined = undefined;
   /** @internal */ readonly _trace: TraceEntry[] = [];
   /** @internal when the call started, for `call:end`; -1 when nobody listens to it */ _startedAt = -1;
   /** @internal */ readonly _services: CallServices;

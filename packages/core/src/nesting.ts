@@ -41,3 +41,10 @@ export function claimDepth(ctx: ToolCallHookContext): void {
   depths.set(ctx, pending);
   pending = 0;
 }
+
+/** The depth a new call without a context was started at (0 unless nested). @internal */
+export function claimPending(): number {
+  const depth = pending;
+  pending = 0;
+  return depth;
+}

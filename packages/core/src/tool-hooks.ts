@@ -1,24 +1,27 @@
 import { askHuman } from "./ask-human.js";
+import { runBare } from "./bare-call.js";
 import { type CallBindings, checkExplainQuery, checkInput, type ExplainQuery, readBindings } from "./call-args.js";
 import { failBeforeTool, finishCall } from "./call-state.js";
 import type { Chain } from "./chain.js";
 import { ChainCache } from "./chain-cache.js";
-import { type CallServices, ToolCallHookContext } from "./context.js";
+import { type CallServices, nextCallId, ToolCallHookContext } from "./context.js";
 import { ToolwareTypeError } from "./errors.js";
 import type { ToolHooksEvents } from "./events.js";
 import type { HumanInputProvider } from "./human-input.js";
 import { type Checked, checkInputSchema } from "./input-schema.js";
 import { showValue } from "./keys.js";
-import { claimDepth, depthBelow, depthError, startNested } from "./nesting.js";
+import { claimDepth, claimPending, depthBelow, depthError, startNested } from "./nesting.js";
 import { resolveOptions, type ToolHooksOptions } from "./options.js";
 import { HookRegistry } from "./registry.js";
 import type { Runtime, RuntimeHook } from "./runtime.js";
+import { NEVER_ABORTED } from "./signals.js";
 import { assertTool } from "./tool.js";
 import type { HookInfo, Tool, ToolCallOutcome, ToolInputSchema } from "./types.js";
 import { type WrappedTool, wrapTool } from "./wrap.js";
 
-// The call whose chain is running synchronously right now: a call started meanwhile nests in it.
-let running: ToolCallHookContext | undefined;
+// The call whose chain is running synchronously right now (its context; its depth for a call that has
+// none): a call started meanwhile nests in it.
+let running: ToolCallHookContext | number | undefined;
 
 const NO_BINDINGS: CallBindings = Object.freeze({});
 
@@ -117,9 +120,20 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     // Not an `async` function: a chain that settles synchronously, or in one hop, should not pay for two more.
     let ctx: ToolCallHookContext<I, O>;
     let chain: Chain;
+    let schema: ToolInputSchema<unknown> | undefined;
     try {
-      ctx = new ToolCallHookContext<I, O>(tool, args, bindings, this.#services);
       chain = this.#chains.get(this._regs, this._version, tool.name, bindings.agent, bindings.crew);
+      schema = tool.inputSchema;
+      const signal = bindings.signal;
+      if (
+        chain.empty &&
+        schema === undefined &&
+        !this._listened &&
+        (signal === undefined || signal === NEVER_ABORTED)
+      ) {
+        return this.#bare(tool, args, bindings.callId ?? nextCallId());
+      }
+      ctx = new ToolCallHookContext<I, O>(tool, args, bindings, this.#services);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -132,8 +146,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     }
     let result: ToolCallOutcome<O> | Promise<ToolCallOutcome<O>>;
     try {
-      // One load for tools without a schema; with one, the input is validated before any hook sees it.
-      const schema = tool.inputSchema;
+      // With a schema, the input is validated before any hook sees it.
       result = (
         schema === undefined
           ? chain.run(ctx as unknown as ToolCallHookContext, this.#done)
@@ -155,15 +168,29 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     });
   }
 
+  /** A call without hooks: no context, the tool's own `.then` builds the outcome. */
+  #bare<I extends object, O>(tool: Tool<I, O>, args: I, callId: string): Promise<ToolCallOutcome<O>> {
+    running = claimPending();
+    let result: ToolCallOutcome<O> | Promise<ToolCallOutcome<O>>;
+    try {
+      result = runBare(tool as unknown as Tool<object, O>, args, callId, this.#services.formatFailed);
+    } catch (error) {
+      running = undefined;
+      return Promise.reject(error);
+    }
+    running = undefined;
+    return result instanceof Promise ? result : Promise.resolve(result);
+  }
+
   // A call started while another one's chain runs synchronously (a tool that calls `invoke`) starts
   // on a fresh stack one microtask later, so that nesting costs no stack, however deep.
   #nested<I extends object, O>(
     tool: Tool<I, O>,
     args: I,
     bindings: CallBindings,
-    parent: ToolCallHookContext,
+    parent: ToolCallHookContext | number,
   ): Promise<ToolCallOutcome<O>> {
-    const depth = depthBelow(parent);
+    const depth = typeof parent === "number" ? parent + 1 : depthBelow(parent);
     const tooDeep = depthError(tool.name, depth);
     if (tooDeep !== undefined) return Promise.reject(tooDeep);
     return Promise.resolve().then(() => startNested(depth, () => this.#call(tool, args, bindings)));

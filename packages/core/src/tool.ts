@@ -131,6 +131,9 @@ export function inputSchemaOf<I extends object>(tool: Tool<I, unknown>): ToolInp
   return tool.inputSchema as ToolInputSchema<I> | undefined;
 }
 
+// The tool the last call checked: calls of one tool in a row skip the set.
+let lastChecked: object | undefined;
+
 /** Records a frozen tool whose fields are known good. @internal */
 export function markChecked<T extends Tool<never, unknown>>(tool: T): T {
   checked.add(tool);
@@ -155,7 +158,10 @@ function notATool(tool: unknown, where: string): ToolwareTypeError {
  * `where` is the API that was called, for the messages. @internal
  */
 export function assertTool(tool: unknown, where: "invoke" | "wrap"): asserts tool is Tool<never, unknown> {
-  if (checked.has(tool as object)) return;
+  if (tool === lastChecked || checked.has(tool as object)) {
+    lastChecked = tool as object;
+    return;
+  }
   if (tool === null || typeof tool !== "object" || typeof (tool as Tool).execute !== "function") {
     throw notATool(tool, where);
   }

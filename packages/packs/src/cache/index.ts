@@ -1,10 +1,10 @@
 import { definePack, type Next, type Pack, type Tool, type ToolCallHookContext, type ToolInput } from "@toolware/core";
-import { canonicalJson } from "../internal/canonical-json.js";
 import { parseDuration } from "../internal/duration.js";
 import { packTypeError } from "../internal/errors.js";
 import { isThenable } from "../internal/thenable.js";
 import { toolFilter } from "../internal/tool-selector.js";
 import { awaitFlight, createFlight, type Flight, type FlightOutcome, failedFlight, isAborted } from "./flight.js";
+import { keyJson, readInput } from "./key.js";
 import { type CacheOptions, type CacheScope, validate } from "./options.js";
 import { type CacheEntry, type CacheStore, memoryCacheStore } from "./store.js";
 
@@ -116,9 +116,10 @@ export function cache(options: CacheOptions): CachePack {
 
   const scopeOf = scopeFunction(options.scope);
   const keyOf = (toolName: string, input: ToolInput): string =>
-    toolName + SEP + canonicalJson(keyInput === undefined ? input : keyInput(input, toolName));
+    toolName + SEP + keyJson(keyInput === undefined ? input : keyInput(input, toolName));
   const callKey = (ctx: ToolCallHookContext): string => {
-    const key = keyOf(ctx.toolName, ctx.toolInput);
+    // The default key only reads the input (see readInput); a keyInput function may write to it.
+    const key = keyOf(ctx.toolName, keyInput === undefined ? readInput(ctx) : ctx.toolInput);
     if (scopeOf === undefined) return key;
     try {
       return key + SEP + scopeOf(ctx);
@@ -221,17 +222,19 @@ export function cache(options: CacheOptions): CachePack {
       ctx.state.cache = "bypass";
       return next();
     }
-    const flying = dedupe ? inflight.get(key) : undefined;
+    const flying = dedupe && inflight.size > 0 ? inflight.get(key) : undefined;
     if (flying !== undefined) return follow(ctx, next, key, flying);
     let got: CacheEntry | undefined | PromiseLike<CacheEntry | undefined>;
+    let now = Number.NaN; // one clock reading: a sync store's entry is judged on the one it was asked with
     try {
-      got = store.get(key, clock());
+      now = clock();
+      got = store.get(key, now);
     } catch (e) {
       storeFailed(ctx, e, "get");
       got = undefined;
     }
     if (!isThenable(got)) {
-      if (fresh(got)) return hit(ctx, got);
+      if (got !== undefined && got !== null && got.expiresAt > now) return hit(ctx, got);
       return run(ctx, next, key, claim(key));
     }
     // Claim the key before awaiting the store, so identical calls arriving meanwhile wait for this one.

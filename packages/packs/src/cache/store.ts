@@ -80,26 +80,40 @@ export function memoryCacheStore(options: MemoryCacheStoreOptions = {}): MemoryC
   }
   const entries = new Map<string, CacheEntry>();
   let evictions = 0;
+  // The most recently used key, last in the map: a hit on it has no order to change (a hot key's hits).
+  let newest: string | undefined;
   return {
     get(key: string, now: number): CacheEntry | undefined {
       const entry = entries.get(key);
       if (entry === undefined) return undefined;
-      entries.delete(key);
-      if (entry.expiresAt <= now) return undefined;
-      entries.set(key, entry);
+      if (entry.expiresAt <= now) {
+        entries.delete(key);
+        if (key === newest) newest = undefined;
+        return undefined;
+      }
+      if (key !== newest) {
+        entries.delete(key);
+        entries.set(key, entry);
+        newest = key;
+      }
       return entry;
     },
     set(key: string, entry: CacheEntry): void {
       entries.delete(key);
       entries.set(key, entry);
+      newest = key;
       while (entries.size > maxEntries) {
         const oldest = entries.keys().next().value as string;
         entries.delete(oldest);
         evictions++;
       }
     },
-    delete: (key: string): boolean => entries.delete(key),
+    delete(key: string): boolean {
+      if (key === newest) newest = undefined;
+      return entries.delete(key);
+    },
     deletePrefix(prefix: string): number {
+      newest = undefined;
       let n = 0;
       for (const key of entries.keys()) {
         if (key.startsWith(prefix)) {
@@ -110,6 +124,7 @@ export function memoryCacheStore(options: MemoryCacheStoreOptions = {}): MemoryC
       return n;
     },
     clear(): void {
+      newest = undefined;
       entries.clear();
     },
     get size(): number {

@@ -5,6 +5,7 @@ import { checkFunction, checkKeys, checkMessage, checkOptionsObject, checkPriori
 import { isThenable } from "../internal/thenable.js";
 import { type ToolSelector, toolFilter } from "../internal/tool-selector.js";
 import {
+  isMemoryRateLimitStore,
   memoryRateLimitStore,
   type RateLimitAlgorithm,
   type RateLimitDecision,
@@ -99,16 +100,49 @@ const ALIASES = { windowMs: "per", window: "per", duration: "per", interval: "pe
 
 const invalid = (message: string) => packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: ${message}`);
 
+// Keys are made per call from the tool and agent: the last one is kept, so that a run of calls with the same
+// tool (and role) hands the store the same string, whose hash the map lookup then need not compute again.
 function keyFunction(key: RateLimitKey): (ctx: ToolCallHookContext) => string {
   switch (key) {
-    case "tool":
-      return (ctx) => `tool:${ctx.toolName}`;
-    case "agent":
-      return (ctx) => `agent:${ctx.agent?.role ?? "(none)"}`;
+    case "tool": {
+      let lastTool: string | undefined;
+      let last = "";
+      return (ctx) => {
+        if (ctx.toolName !== lastTool) {
+          lastTool = ctx.toolName;
+          last = `tool:${lastTool}`;
+        }
+        return last;
+      };
+    }
+    case "agent": {
+      let lastRole: string | undefined;
+      let last = "";
+      return (ctx) => {
+        const role = ctx.agent?.role ?? "(none)";
+        if (role !== lastRole) {
+          lastRole = role;
+          last = `agent:${role}`;
+        }
+        return last;
+      };
+    }
     case "global":
       return () => "global";
-    case "tool+agent":
-      return (ctx) => `tool:${ctx.toolName}|agent:${ctx.agent?.role ?? "(none)"}`;
+    case "tool+agent": {
+      let lastTool: string | undefined;
+      let lastRole: string | undefined;
+      let last = "";
+      return (ctx) => {
+        const role = ctx.agent?.role ?? "(none)";
+        if (ctx.toolName !== lastTool || role !== lastRole) {
+          lastTool = ctx.toolName;
+          lastRole = role;
+          last = `tool:${lastTool}|agent:${role}`;
+        }
+        return last;
+      };
+    }
     default:
       if (typeof key === "function") {
         return (ctx) => {
@@ -192,17 +226,30 @@ export function rateLimit(options: RateLimitOptions): RateLimitPack {
     return `Rate limit exceeded for ${key}: at most ${max} ${max === 1 ? "call" : "calls"} per ${per}. Retry after ${retry}.`;
   };
 
+  // The in-memory store's decisions have these three fields and no other: a literal copies them faster than
+  // a spread. Any other store's decision is spread, extra fields and all.
+  const plainDecisions = isMemoryRateLimitStore(store);
   const apply = (ctx: ToolCallHookContext, key: string, raw: unknown): void => {
     const d = checkDecision(raw);
-    ctx.state.rateLimit = { ...d, key };
+    ctx.state.rateLimit = plainDecisions
+      ? { allowed: d.allowed, remaining: d.remaining, retryAfterMs: d.retryAfterMs, key }
+      : { ...d, key };
     if (!d.allowed) ctx.block(describe(ctx, key, d));
   };
+
+  // The store's key of the last key, so that an unchanged key is not concatenated (and hashed) again.
+  let lastKey: string | undefined;
+  let lastStoreKey = "";
 
   // Sync stores keep this hook promise-free; the hit happens before any await either way.
   function rateLimitHook(ctx: ToolCallHookContext): void | Promise<void> {
     const key = keyOf(ctx);
+    if (key !== lastKey) {
+      lastKey = key;
+      lastStoreKey = keyPrefix + key;
+    }
     const request: RateLimitRequest = { algorithm, max, windowMs, now: clock() };
-    const decision = store.hit(keyPrefix + key, request);
+    const decision = store.hit(lastStoreKey, request);
     if (isThenable(decision)) return Promise.resolve(decision).then((d) => apply(ctx, key, d));
     apply(ctx, key, decision);
   }

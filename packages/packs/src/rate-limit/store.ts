@@ -207,7 +207,7 @@ export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
     return slidingHit(e, max, t);
   }
 
-  return {
+  const store: MemoryRateLimitStore = {
     hit,
     sweep,
     reset(key?: string): void {
@@ -218,4 +218,14 @@ export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
       return entries.size;
     },
   };
+  memoryStores.add(store);
+  return store;
+}
+
+// Stores made by memoryRateLimitStore, whose decisions are plain { allowed, remaining, retryAfterMs }.
+const memoryStores = new WeakSet<object>();
+
+/** True for a store {@link memoryRateLimitStore} made. @internal */
+export function isMemoryRateLimitStore(store: RateLimitStore): boolean {
+  return memoryStores.has(store);
 }
