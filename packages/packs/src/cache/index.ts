@@ -1,11 +1,11 @@
 import { definePack, type Next, type Pack, type Tool, type ToolCallHookContext, type ToolInput } from "@toolware/core";
 import { parseDuration } from "../internal/duration.js";
-import { packTypeError } from "../internal/errors.js";
 import { isThenable } from "../internal/thenable.js";
 import { toolFilter } from "../internal/tool-selector.js";
 import { awaitFlight, createFlight, type Flight, type FlightOutcome, failedFlight, isAborted } from "./flight.js";
 import { keyJson, readInput } from "./key.js";
-import { type CacheOptions, type CacheScope, validate } from "./options.js";
+import { type CacheOptions, validate } from "./options.js";
+import { scopeFunction } from "./scope.js";
 import { type CacheEntry, type CacheStore, memoryCacheStore } from "./store.js";
 
 export { canonicalJson } from "../internal/canonical-json.js";
@@ -58,30 +58,6 @@ export type CachePack = Pack<{
 }>;
 
 const SEP = "\u0000";
-
-// The scope goes after the input, so a tool's entries still share the `tool + SEP` prefix.
-function scopeFunction(scope: CacheScope | undefined): ((ctx: ToolCallHookContext) => string) | undefined {
-  switch (scope) {
-    case undefined:
-    case "global":
-      return undefined;
-    case "agent":
-      return (ctx) => `agent:${ctx.agent?.role ?? "(none)"}`;
-    case "crew":
-      return (ctx) => `crew:${ctx.crew?.name ?? "(none)"}`;
-    default:
-      return (ctx) => {
-        const s: unknown = scope(ctx);
-        if (typeof s !== "string") {
-          throw packTypeError(
-            "TOOLWARE_INVALID_RETURN",
-            `toolware/cache: \`scope\` returned ${typeof s}, not a string`,
-          );
-        }
-        return `fn:${s}`;
-      };
-  }
-}
 
 /**
  * Serves repeated tool calls from a cache without running the tool: the key is

@@ -1,0 +1,28 @@
+import type { ToolCallHookContext } from "@toolware/core";
+import { packTypeError } from "../internal/errors.js";
+import type { CacheScope } from "./options.js";
+
+// The scope goes after the input, so a tool's entries still share the `tool + SEP` prefix.
+/** The part of a cache key that keeps one scope's entries from another's; undefined for one global cache. */
+export function scopeFunction(scope: CacheScope | undefined): ((ctx: ToolCallHookContext) => string) | undefined {
+  switch (scope) {
+    case undefined:
+    case "global":
+      return undefined;
+    case "agent":
+      return (ctx) => `agent:${ctx.agent?.role ?? "(none)"}`;
+    case "crew":
+      return (ctx) => `crew:${ctx.crew?.name ?? "(none)"}`;
+    default:
+      return (ctx) => {
+        const s: unknown = scope(ctx);
+        if (typeof s !== "string") {
+          throw packTypeError(
+            "TOOLWARE_INVALID_RETURN",
+            `toolware/cache: \`scope\` returned ${typeof s}, not a string`,
+          );
+        }
+        return `fn:${s}`;
+      };
+  }
+}
