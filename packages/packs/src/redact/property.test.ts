@@ -72,6 +72,17 @@ const SECRETS: fc.Arbitrary<Planted> = fc.oneof(
 // Filler that cannot form a secret of its own: lower-case words and punctuation, no digits, no "@", ":" or "=".
 const FILLER = fc.stringMatching(/^[a-z .,!?]{0,30}$/);
 
+/**
+ * The text around the secrets already holds one of them (filler "caller" beside `password: caller`, or
+ * `password: password`): its copy outside the secret is no leak, so such a case says nothing.
+ */
+function echoed(parts: readonly (readonly [string, Planted])[], tail: string): boolean {
+  const skeleton =
+    parts.map(([f, s]) => `${f} ${s.text.endsWith(s.secret) ? s.text.slice(0, -s.secret.length) : s.text} `).join("") +
+    tail;
+  return parts.some(([, s]) => !s.digitsOnly && skeleton.includes(s.secret));
+}
+
 function survives(out: string, p: Planted): boolean {
   return p.digitsOnly ? out.replace(/[ -]/g, "").includes(p.secret) : out.includes(p.secret);
 }
@@ -80,6 +91,7 @@ describe("redaction properties", () => {
   it("no planted secret survives redactText", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(FILLER, SECRETS), { minLength: 1, maxLength: 4 }), FILLER, (parts, tail) => {
+        fc.pre(!echoed(parts, tail));
         const text = parts.map(([f, s]) => `${f} ${s.text} `).join("") + tail;
         const out = redactText(text);
         for (const [, s] of parts) expect(survives(out, s), `${s.text} in ${out}`).toBe(false);
@@ -91,6 +103,7 @@ describe("redaction properties", () => {
   it("no planted secret survives redactValue, nested anywhere", () => {
     fc.assert(
       fc.property(SECRETS, FILLER, fc.constantFrom(0, 1, 2), (s, f, shape) => {
+        fc.pre(!echoed([[f, s]], f));
         const leaf = `${f} ${s.text} ${f}`;
         const value = shape === 0 ? leaf : shape === 1 ? { a: [leaf] } : new Map([["k", { deep: [[leaf]] }]]);
         const out = redactValue(value);
@@ -106,6 +119,7 @@ describe("redaction properties", () => {
     hooks.use(redact());
     await fc.assert(
       fc.asyncProperty(SECRETS, FILLER, async (s, f) => {
+        fc.pre(!echoed([[f, s]], "") && !"note".includes(s.secret));
         const tool = defineTool({ name: "t", execute: () => ({ note: `${f} ${s.text}` }) });
         const out = await hooks.invoke(tool, {});
         expect(survives(out.result, s)).toBe(false);
