@@ -26,7 +26,7 @@ export type ExecutionWrapper = (
 export interface HumanInputOptions {
   /** Stop waiting when this aborts (the call's own signal always applies too). */
   signal?: AbortSignal;
-  /** Give up after this many milliseconds (rejects with `HumanInputTimeoutError`). */
+  /** Give up after this many milliseconds (rejects with `HumanInputTimeoutError`); at most 2147483647, or `Infinity` for no limit. */
   timeoutMs?: number;
 }
 

@@ -1,6 +1,6 @@
 import type { ToolCallHookContext } from "./context.js";
 import { ToolwareTypeError } from "./errors.js";
-import { checkKeys, showValue } from "./keys.js";
+import { checkKeys, MAX_TIMER_MS, showValue } from "./keys.js";
 import { compileNameTest, type NameTest } from "./names.js";
 import type { AgentFilter, ContextPredicate, HookErrorPolicy, HookOptions, ToolFilter } from "./types.js";
 
@@ -75,10 +75,10 @@ export function compileOptions(options: HookOptions | undefined): CompiledFilter
       `\`onError\` must be "block", "continue" or "throw", got ${showValue(onError)}`,
     );
   }
-  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
     throw new ToolwareTypeError(
       "TOOLWARE_INVALID_OPTION",
-      `\`timeoutMs\` must be a positive number of milliseconds, got ${showValue(timeoutMs)}`,
+      `\`timeoutMs\` must be a positive number of milliseconds, at most 2147483647 (about 24.8 days, the longest a JavaScript timer waits), got ${showValue(timeoutMs)}`,
     );
   }
   const compiled = { tools: [] as NameTest[], agents: [] as NameTest[], predicates: [] as ContextPredicate[] };

@@ -1,5 +1,5 @@
 import { HumanInputTimeoutError, HumanInputUnavailableError, ToolwareTypeError } from "./errors.js";
-import { showValue } from "./keys.js";
+import { MAX_TIMER_MS, showValue } from "./keys.js";
 
 /** One question for a human. */
 export interface HumanInputRequest {
@@ -27,10 +27,10 @@ export function withHumanInputTimeout(provider: HumanInputProvider, timeoutMs: n
     throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "withHumanInputTimeout() needs a provider function first");
   }
   // Infinity is refused too: setTimeout turns it into 1 ms, so every question would time out at once.
-  if (!(typeof timeoutMs === "number" && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+  if (!(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
     throw new ToolwareTypeError(
       "TOOLWARE_INVALID_OPTION",
-      `withHumanInputTimeout() needs a positive timeout: a finite number of milliseconds, got ${showValue(timeoutMs)}`,
+      `withHumanInputTimeout() needs a positive timeout: a finite number of milliseconds, at most 2147483647 (about 24.8 days, the longest a JavaScript timer waits), got ${showValue(timeoutMs)}`,
     );
   }
   return function humanInputWithTimeout(request) {

@@ -106,3 +106,9 @@ export function showValue(value: unknown): string {
   if (value === null || typeof value === "object" || typeof value === "function") return describeValue(value);
   return String(value);
 }
+
+/**
+ * The longest delay `setTimeout` honours: a longer one fires after 1 ms, so a timeout option above it
+ * would time everything out at once. Options that arm a timer refuse larger values. @internal
+ */
+export const MAX_TIMER_MS = 2_147_483_647;

@@ -1,7 +1,7 @@
 import type { Interface as ReadlineInterface } from "node:readline";
 import { HumanInputTimeoutError, HumanInputUnavailableError, messageOf, ToolwareTypeError } from "./errors.js";
 import type { HumanInputProvider, HumanInputRequest } from "./human-input.js";
-import { showValue } from "./keys.js";
+import { MAX_TIMER_MS, showValue } from "./keys.js";
 
 /**
  * What the terminal provider reads from: `process.stdin`, or any Node `Readable` (a `PassThrough` in tests).
@@ -90,10 +90,10 @@ export function terminalHumanInput(options: TerminalHumanInputOptions = {}): Hum
   }
   const ms = options.timeoutMs;
   // Infinity is refused too: setTimeout turns it into 1 ms, so every question would time out at once.
-  if (ms !== undefined && !(typeof ms === "number" && ms > 0 && Number.isFinite(ms))) {
+  if (ms !== undefined && !(typeof ms === "number" && ms > 0 && ms <= MAX_TIMER_MS)) {
     throw new ToolwareTypeError(
       "TOOLWARE_INVALID_OPTION",
-      `terminalHumanInput() \`timeoutMs\` must be a finite number of milliseconds above 0, got ${showValue(ms)}`,
+      `terminalHumanInput() \`timeoutMs\` must be a finite number of milliseconds above 0, at most 2147483647 (about 24.8 days, the longest a JavaScript timer waits), got ${showValue(ms)}`,
     );
   }
   const requireTTY = options.requireTTY ?? options.input === undefined;

@@ -93,8 +93,11 @@ export function connect(
   if (typeof prefix !== "string" || /[{}]/.test(prefix)) {
     throw invalid(`\`prefix\` must be a string without braces, got ${JSON.stringify(prefix) ?? typeof prefix}`);
   }
-  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw invalid(`\`timeoutMs\` must be a positive number of milliseconds, got ${String(timeoutMs)}`);
+  // 2147483647 is the longest delay setTimeout honours; a longer one fires after 1 ms.
+  if (typeof timeoutMs !== "number" || !(timeoutMs > 0 && timeoutMs <= 2_147_483_647)) {
+    throw invalid(
+      `\`timeoutMs\` must be a positive number of milliseconds, at most 2147483647, got ${String(timeoutMs)}`,
+    );
   }
   if (failure !== "fail-closed" && failure !== "fail-open") {
     throw invalid(`\`failure\` must be "fail-closed" or "fail-open", got ${JSON.stringify(failure) ?? typeof failure}`);

@@ -1,6 +1,13 @@
 import type { ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
-import { checkBoolean, checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
+import {
+  checkBoolean,
+  checkFunction,
+  checkKeys,
+  checkOptionsObject,
+  checkPriority,
+  MAX_TIMER_MS,
+} from "../internal/options.js";
 import type { ToolSelector } from "../internal/tool-selector.js";
 import { type AnswerWords, type ApprovalAnswer, displayJson, printable } from "./answer.js";
 import type { ApprovalStore } from "./store.js";
@@ -156,8 +163,13 @@ export function checkOptions(options: ApprovalOptions): void {
   if (o.editMode !== undefined && o.editMode !== "merge" && o.editMode !== "replace") {
     throw invalid(`\`editMode\` must be "merge" or "replace", got ${shown(o.editMode)}`);
   }
-  if (o.timeoutMs !== undefined && !(typeof o.timeoutMs === "number" && o.timeoutMs > 0)) {
-    throw invalid(`\`timeoutMs\` must be a positive number of milliseconds (or Infinity), got ${shown(o.timeoutMs)}`);
+  if (
+    o.timeoutMs !== undefined &&
+    !(typeof o.timeoutMs === "number" && o.timeoutMs > 0 && (o.timeoutMs <= MAX_TIMER_MS || o.timeoutMs === Infinity))
+  ) {
+    throw invalid(
+      `\`timeoutMs\` must be a positive number of milliseconds, at most 2147483647 (about 24.8 days, the longest a JavaScript timer waits), or Infinity for no time limit, got ${shown(o.timeoutMs)}`,
+    );
   }
   if (o.maxInputChars !== undefined && !(Number.isInteger(o.maxInputChars) && o.maxInputChars >= 16)) {
     throw invalid(`\`maxInputChars\` must be an integer of at least 16, got ${shown(o.maxInputChars)}`);

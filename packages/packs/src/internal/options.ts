@@ -145,3 +145,9 @@ export function checkMessage(value: unknown, prefix: string): void {
     );
   }
 }
+
+/**
+ * The longest delay `setTimeout` honours: a longer one fires after 1 ms, so an option that arms a timer
+ * refuses larger values rather than time out at once.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;

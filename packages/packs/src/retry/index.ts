@@ -1,5 +1,5 @@
 import { definePack, type ExecuteTool, type Pack, type ToolCallHookContext, ToolwareTypeError } from "@toolware/core";
-import { checkKeys, checkOptionsObject } from "../internal/options.js";
+import { checkKeys, checkOptionsObject, MAX_TIMER_MS } from "../internal/options.js";
 import { type ToolSelector, toolFilter } from "../internal/tool-selector.js";
 
 export type { ToolSelector } from "../internal/tool-selector.js";
@@ -129,8 +129,10 @@ export function retry(options: RetryOptions = {}): Pack {
   const { retries = 2, minDelayMs = 200, maxDelayMs = 5_000, factor = 2, jitter = "full", tools } = options;
   if (!Number.isInteger(retries) || retries < 0) fail(`\`retries\` must be a whole number ≥ 0, got ${String(retries)}`);
   if (!Number.isFinite(minDelayMs) || minDelayMs < 0) fail(`\`minDelayMs\` must be ≥ 0, got ${String(minDelayMs)}`);
-  if (!Number.isFinite(maxDelayMs) || maxDelayMs < minDelayMs) {
-    fail(`\`maxDelayMs\` must be a finite number ≥ minDelayMs (${minDelayMs}), got ${String(maxDelayMs)}`);
+  if (!Number.isFinite(maxDelayMs) || maxDelayMs < minDelayMs || maxDelayMs > MAX_TIMER_MS) {
+    fail(
+      `\`maxDelayMs\` must be a finite number ≥ minDelayMs (${minDelayMs}), at most 2147483647 (about 24.8 days, the longest a JavaScript timer waits), got ${String(maxDelayMs)}`,
+    );
   }
   if (!Number.isFinite(factor) || factor < 1) fail(`\`factor\` must be ≥ 1, got ${String(factor)}`);
   const share = jitter === "full" ? 1 : jitter === "none" ? 0 : jitter;

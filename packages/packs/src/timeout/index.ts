@@ -7,7 +7,7 @@ import {
   ToolwareError,
   ToolwareTypeError,
 } from "@toolware/core";
-import { checkKeys, checkOptionsObject } from "../internal/options.js";
+import { checkKeys, checkOptionsObject, MAX_TIMER_MS } from "../internal/options.js";
 import { type ToolSelector, toolFilter } from "../internal/tool-selector.js";
 
 export type { ToolSelector } from "../internal/tool-selector.js";
@@ -66,8 +66,10 @@ function invalid(message: string): never {
 }
 
 function checkMs(value: unknown, what: string): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-    invalid(`${what} must be a positive, finite number of milliseconds, got ${String(value)}`);
+  if (typeof value !== "number" || !(value > 0 && value <= MAX_TIMER_MS)) {
+    invalid(
+      `${what} must be a positive, finite number of milliseconds, at most 2147483647 (about 24.8 days, the longest a JavaScript timer waits), got ${String(value)}`,
+    );
   }
   return value;
 }
