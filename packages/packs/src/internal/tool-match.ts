@@ -95,6 +95,13 @@ export function compileMatcher(matcher: unknown, where: string, loose: boolean):
   return { label, test: (n, tool) => n.strict !== undefined && test(n, tool) };
 }
 
+// A class instance that happens to own a `tag` is no `{ tag }` written by the user: refuse it with the rest.
+function isPlainObject(value: unknown): value is object {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 function compileOne(matcher: unknown, where: string, loose: boolean): CompiledMatcher {
   if (typeof matcher === "string") {
     const normalized = normalizeName(matcher);
@@ -129,7 +136,7 @@ function compileOne(matcher: unknown, where: string, loose: boolean): CompiledMa
         : (n) => re.test(n.raw) || re.test(n.strict as string),
     };
   }
-  if (matcher !== null && typeof matcher === "object" && !Array.isArray(matcher)) {
+  if (isPlainObject(matcher)) {
     const keys = Object.keys(matcher);
     if (keys.length === 1 && keys[0] === "tag") {
       const raw = (matcher as TagMatcher).tag;
