@@ -1,5 +1,5 @@
 import { type AgentFilter, definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
-import { packTypeError } from "../internal/errors.js";
+import { packTypeError, shown } from "../internal/errors.js";
 import { observerOptions } from "../internal/observer-options.js";
 import { checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
 import { isThenable } from "../internal/thenable.js";
@@ -106,6 +106,28 @@ function validate(options: AnalyticsOptions<AnalyticsStore>): void {
   }
 }
 
+// A custom store's snapshot that is no snapshot would surface later as "cannot read totals of undefined".
+function checkSnapshot(snapshot: unknown): AnalyticsSnapshot {
+  const s = snapshot as Partial<Record<keyof AnalyticsSnapshot, unknown>> | null;
+  if (
+    s === null ||
+    typeof s !== "object" ||
+    (["tools", "agents", "totals"] as const).some((k) => s[k] === null || typeof s[k] !== "object")
+  ) {
+    throw packTypeError(
+      "TOOLWARE_INVALID_RETURN",
+      `${PREFIX}: the store's snapshot() must return { tools, agents, totals }, got ${shown(snapshot)}`,
+    );
+  }
+  return snapshot as AnalyticsSnapshot;
+}
+
+function checkedSnapshot(
+  snapshot: AnalyticsSnapshot | PromiseLike<AnalyticsSnapshot>,
+): AnalyticsSnapshot | Promise<AnalyticsSnapshot> {
+  return isThenable(snapshot) ? Promise.resolve(snapshot).then(checkSnapshot) : checkSnapshot(snapshot);
+}
+
 /**
  * Counts tool calls per tool: how many, how they ended (ok, failed, blocked,
  * answered from a cache) and how long they took (mean, p50/p95/p99). The
@@ -166,7 +188,7 @@ export function analytics<St extends AnalyticsStore = MemoryAnalyticsStore>(
       { kind: "before", fn: analyticsStart, options: { ...hookOptions, name: "start" } },
       { kind: "after", fn: analyticsRecord, options: { ...hookOptions, name: "record" } },
     ],
-    stats: () => store.snapshot() as ReturnType<St["snapshot"]>,
+    stats: () => checkedSnapshot(store.snapshot()) as ReturnType<St["snapshot"]>,
     reset: () => store.reset() as ReturnType<St["reset"]>,
   });
 }
