@@ -1,0 +1,152 @@
+// Adversarial probes of the cache's fast key (key.ts): through the public pack, the key a store is asked for must be
+// the tool name and canonicalJson of the input as the tool will receive it, for every input.
+import { defineTool, ToolHooks } from "@toolware/core";
+import { type CacheEntry, type CacheStore, cache, canonicalJson } from "@toolware/packs/cache";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+
+const SEP = "\u0000";
+
+function recordingStore(): CacheStore & { keys: string[] } {
+  const map = new Map<string, CacheEntry>();
+  const keys: string[] = [];
+  return {
+    keys,
+    get: (key) => {
+      keys.push(key);
+      return map.get(key);
+    },
+    set: (key, entry) => void map.set(key, entry),
+    delete: (key) => map.delete(key),
+    deletePrefix: () => 0,
+    clear: () => map.clear(),
+  };
+}
+
+const tool = defineTool({ name: "lookup", execute: (input: object) => JSON.stringify(Object.keys(input)) });
+
+/** The key the store was asked for, or "bypass" when the call ran uncached. */
+async function keyFor(input: object, before?: (input: Record<string, unknown>) => void): Promise<string> {
+  const store = recordingStore();
+  const hooks = new ToolHooks();
+  if (before !== undefined) hooks.before((ctx) => before(ctx.toolInput as Record<string, unknown>));
+  hooks.use(cache({ tools: "lookup", store }));
+  const outcome = await hooks.invoke(tool, input as Record<string, unknown>);
+  expect(outcome.status).toBe("ok");
+  return store.keys[0] ?? "bypass";
+}
+
+function expected(input: unknown): string {
+  try {
+    return `lookup${SEP}${canonicalJson(input)}`;
+  } catch {
+    return "bypass";
+  }
+}
+
+function deep(levels: number): object {
+  let value: object = { leaf: 1 };
+  for (let i = 0; i < levels; i++) value = { v: value };
+  return value;
+}
+
+const sparse = [1, , 3]; // biome-ignore lint/suspicious/noSparseArray: a hole must key as null, as in JSON
+const withExtra = Object.assign([1, 2], { extra: "ignored" });
+const cyclic: Record<string, unknown> = { a: 1 };
+cyclic.self = cyclic;
+const nullProto = Object.assign(Object.create(null) as object, { b: 2, a: 1 });
+const getterInput = Object.defineProperty({}, "g", { get: () => "got", enumerable: true });
+
+const CASES: [string, object][] = [
+  ["__proto__ as an own key (parsed JSON)", JSON.parse('{"__proto__":{"x":1},"a":2}')],
+  ["__proto__ nested", JSON.parse('{"q":{"__proto__":[1,2]}}')],
+  ["toJSON on a nested object", { a: { toJSON: () => "j" } }],
+  ["toJSON returning undefined", { a: { toJSON: () => undefined } }],
+  ["toJSON on the top level", { toJSON: () => ({ z: 1 }), q: 2 }],
+  ["a Date", { at: new Date(0) }],
+  ["NaN and the infinities", { a: Number.NaN, b: Number.POSITIVE_INFINITY, c: Number.NEGATIVE_INFINITY }],
+  ["-0", { a: -0, b: [-0] }],
+  ["a sparse array", { a: sparse }],
+  ["an array with a named property", { a: withExtra }],
+  ["undefined, a function and a symbol as values", { a: undefined, b: () => 1, c: Symbol("s"), d: 1 }],
+  ["a symbol key", { [Symbol("k")]: 1, a: 2 }],
+  ["a BigInt", { n: 12n }],
+  ["a cycle", cyclic],
+  ["a null-prototype object", { o: nullProto }],
+  ["a boxed string", { s: new String("x") }],
+  ["an enumerable getter", getterInput],
+  ["lone surrogates", { "\ud800": "\udfff" }],
+  ["40 levels deep", deep(40)],
+  ["a Map", { m: new Map([[1, 2]]) }],
+];
+
+describe("the cache's fast key", () => {
+  it.each(CASES)("equals canonicalJson's for %s", async (_, input) => {
+    expect(await keyFor(input)).toBe(expected(input));
+  });
+
+  it("an input nested 20000 deep runs uncached, and invoke resolves", async () => {
+    expect(await keyFor(deep(20_000))).toMatch(/^(bypass|lookup\u0000)/);
+  });
+
+  it("equals canonicalJson's for random values (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(
+          fc.string(),
+          fc.anything({
+            withBigInt: true,
+            withDate: true,
+            withNullPrototype: true,
+            withSparseArray: true,
+            withBoxedValues: true,
+          }),
+        ),
+        async (input) => {
+          expect(await keyFor(input)).toBe(expected(input));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("follows what earlier hooks wrote into the input, however they wrote it", async () => {
+    const writes: [string, (input: Record<string, unknown>) => void, object][] = [
+      ["set a key", (i) => void (i.q = "new"), { q: "new" }],
+      ["delete a key", (i) => void delete i.drop, { q: "old" }],
+      [
+        "write inside a nested object",
+        (i) => void ((i.nested as Record<string, unknown>).x = 2),
+        { nested: { x: 2 }, q: "old" },
+      ],
+      ["push to a nested array", (i) => void (i.list as unknown[]).push(3), { list: [1, 3], q: "old" }],
+      ["assign __proto__", (i) => void (i.__proto__ = { p: 1 }), JSON.parse('{"__proto__":{"p":1},"q":"old"}')],
+      [
+        "defineProperty",
+        (i) => void Object.defineProperty(i, "d", { value: 1, enumerable: true, configurable: true }),
+        { d: 1, q: "old" },
+      ],
+    ];
+    for (const [label, write, after] of writes) {
+      const input = label.includes("nested object")
+        ? { nested: { x: 1 }, q: "old" }
+        : label.includes("array")
+          ? { list: [1], q: "old" }
+          : label.includes("delete")
+            ? { q: "old", drop: 1 }
+            : { q: "old" };
+      expect(await keyFor(input, write), label).toBe(expected(after));
+    }
+  });
+
+  it("keeps scopes apart: the scope follows the input part and differs per scope", async () => {
+    const store = recordingStore();
+    const hooks = new ToolHooks();
+    let tenant = "a";
+    hooks.use(cache({ tools: "lookup", store, scope: () => tenant }));
+    await hooks.invoke(tool, { q: 1 });
+    tenant = "b";
+    await hooks.invoke(tool, { q: 1 });
+    expect(store.keys).toEqual([`lookup${SEP}{"q":1}${SEP}fn:a`, `lookup${SEP}{"q":1}${SEP}fn:b`]);
+  });
+});
