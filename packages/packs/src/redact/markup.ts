@@ -31,7 +31,9 @@ export function elementAt(
   const name = view.slice(s, gt);
   if (!isSecret(name.slice(name.lastIndexOf(":") + 1))) return undefined;
   const lt = view.indexOf("<", gt + 1);
-  if (lt === -1 || !view.startsWith(`</${name}>`, lt)) return undefined;
+  if (lt === -1) return undefined;
+  if (view.startsWith(CDATA, lt)) return cdataAt(view, gt, lt, name, json);
+  if (!view.startsWith(`</${name}>`, lt)) return undefined;
   let a = gt + 1;
   let b = lt;
   while (a < b && isSpace(view.charCodeAt(a))) a++;
@@ -39,6 +41,22 @@ export function elementAt(
   const value = view.slice(a, b);
   // In a JSON document the element sits in a string literal, which a value may not leave.
   if (a === b || isReference(value) || (json && value.includes('"'))) return undefined;
+  return [a, b];
+}
+
+const CDATA = "<![CDATA[";
+
+// `<password><![CDATA[…]]></password>`: the element's text is all character data, so the secret is inside it.
+function cdataAt(view: string, gt: number, lt: number, name: string, json: boolean): [number, number] | undefined {
+  for (let i = gt + 1; i < lt; i++) if (!isSpace(view.charCodeAt(i))) return undefined;
+  const a = lt + CDATA.length;
+  const b = view.indexOf("]]>", a);
+  if (b === -1 || b === a) return undefined;
+  let close = b + 3;
+  while (isSpace(view.charCodeAt(close))) close++;
+  if (!view.startsWith(`</${name}>`, close)) return undefined;
+  const value = view.slice(a, b);
+  if (isReference(value) || (json && value.includes('"'))) return undefined;
   return [a, b];
 }
 

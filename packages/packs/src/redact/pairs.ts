@@ -174,6 +174,15 @@ export function redactPairs(
     const operator = view.slice(op, OPERATOR.lastIndex);
     let v = OPERATOR.lastIndex;
     while (isBlank(view.charCodeAt(v))) v++;
+    // `password := := x`: an operator standing alone is no value; the value follows the last one.
+    for (;;) {
+      OPERATOR.lastIndex = v;
+      if (!OPERATOR.test(view) || !isBlank(view.charCodeAt(OPERATOR.lastIndex))) break;
+      let w = OPERATOR.lastIndex;
+      while (isBlank(view.charCodeAt(w))) w++;
+      if (w >= view.length) break;
+      v = w;
+    }
     const value = readValue(view, v, key, operator, placeholder, json);
     if (value === undefined) continue;
     if (typeof value === "number") {

@@ -156,6 +156,9 @@ describe("hostile shapes cost linear time", () => {
     "fullwidth keys": (n) => "ｔｏｋｅｎ：".repeat(n / 6),
     "invisible characters": (n) => `pass\u200bword=${"\u200b".repeat(n)}`,
     "escaped JSON keys": (n) => '{\\"token\\": '.repeat(n / 12),
+    "CDATA openings": (n) => "<password><![CDATA[".repeat(n / 19),
+    "CDATA never closed": (n) => `<password><![CDATA[${"]]".repeat(n / 2)}`,
+    "CDATA closed, no end tag": (n) => "<password><![CDATA[x]]>".repeat(n / 23),
   };
   for (const [name, make] of Object.entries(SHAPES)) {
     it(name, () => {
@@ -166,4 +169,27 @@ describe("hostile shapes cost linear time", () => {
       expect(best(large) / Math.max(best(small), 0.5), name).toBeLessThan(10);
     });
   }
+});
+
+describe("readers' hostile shapes that once leaked", () => {
+  it.each([
+    ["<password><![CDATA[hunter2]]></password>", "<password><![CDATA[[REDACTED]]]></password>"],
+    ["<ns:token>\n  <![CDATA[hunter2]]>\n</ns:token>", "<ns:token>\n  <![CDATA[[REDACTED]]]>\n</ns:token>"],
+    ["<title><![CDATA[hello]]></title>", "<title><![CDATA[hello]]></title>"],
+    ["<password><![CDATA[${DB_PASSWORD}]]></password>", "<password><![CDATA[${DB_PASSWORD}]]></password>"],
+    ["<password><![CDATA[hunter2]]></other>", "<password><![CDATA[hunter2]]></other>"],
+    ["password := := hunter2", "password := := [REDACTED]"],
+    ["token = = = hunter2", "token = = = [REDACTED]"],
+    ["password: = 'hunter2'", "password: = '[REDACTED]'"],
+    ["password == other", "password == [REDACTED]"],
+  ])("%s", (text, expected) => {
+    expect(redactText(text)).toBe(expected);
+  });
+
+  it("CDATA inside a JSON string is redacted and the document stays valid", () => {
+    const doc = JSON.stringify({ config: "<password><![CDATA[hunter2]]></password>" });
+    const out = redactText(doc);
+    expect(out).not.toContain("hunter2");
+    expect(JSON.parse(out)).toEqual({ config: "<password><![CDATA[[REDACTED]]]></password>" });
+  });
 });
