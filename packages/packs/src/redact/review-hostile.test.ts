@@ -176,7 +176,7 @@ describe("readers' hostile shapes that once leaked", () => {
     ["<password><![CDATA[hunter2]]></password>", "<password><![CDATA[[REDACTED]]]></password>"],
     ["<ns:token>\n  <![CDATA[hunter2]]>\n</ns:token>", "<ns:token>\n  <![CDATA[[REDACTED]]]>\n</ns:token>"],
     ["<title><![CDATA[hello]]></title>", "<title><![CDATA[hello]]></title>"],
-    ["<password><![CDATA[${DB_PASSWORD}]]></password>", "<password><![CDATA[${DB_PASSWORD}]]></password>"],
+    [`<password><![CDATA[\${DB_PASSWORD}]]></password>`, `<password><![CDATA[\${DB_PASSWORD}]]></password>`],
     ["<password><![CDATA[hunter2]]></other>", "<password><![CDATA[hunter2]]></other>"],
     ["password := := hunter2", "password := := [REDACTED]"],
     ["token = = = hunter2", "token = = = [REDACTED]"],
