@@ -1,6 +1,6 @@
 // Adversarial probes of the cache's fast key (key.ts): through the public pack, the key a store is asked for must be
 // the tool name and canonicalJson of the input as the tool will receive it, for every input.
-import { defineTool, ToolHooks } from "@toolware/core";
+import { Agent, Crew, defineTool, ToolHooks } from "@toolware/core";
 import { type CacheEntry, type CacheStore, cache, canonicalJson } from "@toolware/packs/cache";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -164,5 +164,21 @@ describe("the cache's fast key", () => {
     tenant = "b";
     await hooks.invoke(tool, { q: 1 });
     expect(store.keys).toEqual([`lookup${SEP}{"q":1}${SEP}fn:a`, `lookup${SEP}{"q":1}${SEP}fn:b`]);
+  });
+});
+
+describe("cache scopes never let two callers share entries", () => {
+  it("keeps an agent or crew named like the no-agent marker apart from calls without one", async () => {
+    for (const scope of ["agent", "crew"] as const) {
+      let runs = 0;
+      const tool = defineTool({ name: "lookup", execute: () => ++runs });
+      const hooks = new ToolHooks();
+      hooks.use(cache({ tools: "*", scope }));
+      const who = scope === "agent" ? { agent: new Agent({ role: "(none)" }) } : { crew: new Crew({ name: "(none)" }) };
+      await hooks.invoke(tool, { q: 1 });
+      const other = await hooks.invoke(tool, { q: 1 }, who);
+      expect(other.result).toBe("2");
+      expect(runs).toBe(2);
+    }
   });
 });

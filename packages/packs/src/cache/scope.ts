@@ -10,9 +10,11 @@ export function scopeFunction(scope: CacheScope | undefined): ((ctx: ToolCallHoo
     case "global":
       return undefined;
     case "agent":
-      return (ctx) => `agent:${ctx.agent?.role ?? "(none)"}`;
+      // No colon when there is no agent or crew: no role or name can then share its entries.
+      return (ctx) => (ctx.agent === undefined ? "agent" : `agent:${ctx.agent.role}`);
     case "crew":
-      return (ctx) => `crew:${ctx.crew?.name ?? "(none)"}`;
+      return (ctx) =>
+        ctx.crew?.name === undefined ? (ctx.crew === undefined ? "crew" : "crew#") : `crew:${ctx.crew.name}`;
     default:
       return (ctx) => {
         const s: unknown = scope(ctx);

@@ -103,9 +103,10 @@ export function loopGuard<St extends LoopGuardStore = MemoryLoopGuardStore>(
 
   const refOf = (target: Agent | Crew | undefined): LoopScopeRef => {
     if (scope === "global" || target === undefined)
-      return { id: scope === "global" ? "global" : `${scope}:(none)`, owner: NOBODY };
-    const name = "role" in target ? target.role : (target.name ?? "(unnamed)");
-    return { id: `${scope}:${name}`, owner: target };
+      // No colon without an agent or crew, "crew#" for crews without a name: no role or name can reach them.
+      return { id: scope === "global" ? "global" : scope, owner: NOBODY };
+    if ("role" in target) return { id: `${scope}:${target.role}`, owner: target };
+    return { id: target.name === undefined ? "crew#" : `crew:${target.name}`, owner: target };
   };
   const scopeOf = (ctx: ToolCallHookContext): LoopScopeRef =>
     refOf(scope === "agent" ? ctx.agent : scope === "crew" ? ctx.crew : undefined);

@@ -10,7 +10,7 @@ const tools = ["alpha", "beta"].map((name) => defineTool({ name, execute: () => 
 const agents = [new Agent({ role: "ann" }), new Agent({ role: "bob" }), undefined];
 
 function keyOf(kind: Exclude<RateLimitKey, (ctx: never) => string>, tool: string, role: string | undefined): string {
-  const who = role ?? "(none)";
+  const who = role ?? "";
   if (kind === "tool") return `tool:${tool}`;
   if (kind === "agent") return `agent:${who}`;
   if (kind === "global") return "global";
@@ -84,7 +84,7 @@ describe("rateLimit hot path", () => {
       "hourly:tool:alpha|agent:ann",
       "hourly:tool:alpha|agent:bob",
       "hourly:tool:beta|agent:bob",
-      "hourly:tool:beta|agent:(none)",
+      "hourly:tool:beta|agent:",
     ]);
   });
 });

@@ -119,7 +119,8 @@ function keyFunction(key: RateLimitKey): (ctx: ToolCallHookContext) => string {
       let lastRole: string | undefined;
       let last = "";
       return (ctx) => {
-        const role = ctx.agent?.role ?? "(none)";
+        // An agent's role is never empty, so `agent:` alone is the key of calls without an agent.
+        const role = ctx.agent?.role ?? "";
         if (role !== lastRole) {
           lastRole = role;
           last = `agent:${role}`;
@@ -134,11 +135,12 @@ function keyFunction(key: RateLimitKey): (ctx: ToolCallHookContext) => string {
       let lastRole: string | undefined;
       let last = "";
       return (ctx) => {
-        const role = ctx.agent?.role ?? "(none)";
+        const role = ctx.agent?.role ?? "";
         if (ctx.toolName !== lastTool || role !== lastRole) {
           lastTool = ctx.toolName;
           lastRole = role;
-          last = `tool:${lastTool}|agent:${role}`;
+          // A "|" or "\\" in the tool's name is escaped, so that only one "|agent:" can end the tool part.
+          last = `tool:${lastTool.replace(/[\\|]/g, "\\$&")}|agent:${role}`;
         }
         return last;
       };

@@ -20,7 +20,7 @@ describe("rate-limit's last key", () => {
           for (const [t, r] of calls) {
             const tool = tools[t] as (typeof tools)[number];
             const agent = roles[r];
-            const role = agent?.role ?? "(none)";
+            const role = agent?.role ?? "";
             const id = { tool: tool.name, agent: role, "tool+agent": `${tool.name}|${role}`, global: "g" }[key];
             const n = (seen.get(id) ?? 0) + 1;
             seen.set(id, n);
@@ -71,5 +71,30 @@ describe("rate-limit's last key", () => {
     const statuses: string[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await hooks.invoke(tool, {})).status);
     expect(statuses).toEqual(["blocked", "ok", "blocked", "blocked"]);
+  });
+});
+
+describe("rate-limit keys never let two callers share a counter", () => {
+  it("keeps an agent whose role reads like the no-agent marker apart from calls without an agent", async () => {
+    for (const role of ["(none)", "none", "agent"]) {
+      const hooks = new ToolHooks();
+      hooks.use(rateLimit({ max: 1, per: "1h", key: "agent" }));
+      const tool = defineTool({ name: "search", execute: () => "ok" });
+      expect((await hooks.invoke(tool, {})).status).toBe("ok");
+      expect((await hooks.invoke(tool, {}, { agent: new Agent({ role }) })).status).toBe("ok");
+      expect((await hooks.invoke(tool, {})).status).toBe("blocked");
+    }
+  });
+
+  it("keeps tool names holding the separator apart under tool+agent", async () => {
+    const hooks = new ToolHooks();
+    hooks.use(rateLimit({ max: 1, per: "1h", key: "tool+agent" }));
+    const a = defineTool({ name: "a|agent:b", execute: () => "ok" });
+    const b = defineTool({ name: "a", execute: () => "ok" });
+    const c = defineTool({ name: "a\\", execute: () => "ok" });
+    expect((await hooks.invoke(a, {}, { agent: new Agent({ role: "c" }) })).status).toBe("ok");
+    expect((await hooks.invoke(b, {}, { agent: new Agent({ role: "b|agent:c" }) })).status).toBe("ok");
+    expect((await hooks.invoke(c, {}, { agent: new Agent({ role: "|agent:b|agent:c" }) })).status).toBe("ok");
+    expect((await hooks.invoke(a, {}, { agent: new Agent({ role: "c" }) })).status).toBe("blocked");
   });
 });
