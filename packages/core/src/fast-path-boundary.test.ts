@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { defineTool, type Tool, type ToolCallOutcome, ToolHooks, toolwareCode } from "./index.js";
+import { Agent, Crew, defineTool, type Tool, type ToolCallOutcome, ToolHooks, toolwareCode } from "./index.js";
 
 // The call boundary, the events, the input schema, the caller's signal, wrap() and the callId
 // binding: a call with no hook must behave as the same call with one hook that does nothing.
@@ -108,15 +108,19 @@ const cases = fc.record<Omit<Case, "hook">>({
 describe("a call with no hook and with one no-op hook", () => {
   it("settles alike, fires the same events, validates and cancels alike (property)", async () => {
     await fc.assert(
-      fc.asyncProperty(cases, fc.constantFrom("before", "after", "middleware") as fc.Arbitrary<Case["hook"]>, async (c, hook) => {
-        const bare = await run({ ...c, hook: "none" });
-        const hooked = await run({ ...c, hook });
-        expect(bare.settled).toEqual(hooked.settled);
-        expect(bare.events).toEqual(hooked.events);
-        expect(bare.seen).toEqual(hooked.seen);
-        expect(bare.callIdOk && hooked.callIdOk).toBe(true);
-        expect(bare.settled).not.toHaveProperty("rejected");
-      }),
+      fc.asyncProperty(
+        cases,
+        fc.constantFrom("before", "after", "middleware") as fc.Arbitrary<Case["hook"]>,
+        async (c, hook) => {
+          const bare = await run({ ...c, hook: "none" });
+          const hooked = await run({ ...c, hook });
+          expect(bare.settled).toEqual(hooked.settled);
+          expect(bare.events).toEqual(hooked.events);
+          expect(bare.seen).toEqual(hooked.seen);
+          expect(bare.callIdOk && hooked.callIdOk).toBe(true);
+          expect(bare.settled).not.toHaveProperty("rejected");
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -143,7 +147,12 @@ describe("a call with no hook and with one no-op hook", () => {
         const hooks = new ToolHooks();
         if (withHook) hooks.before(() => undefined);
         const p = hooks.invoke(t as Tool<object, unknown>, input as object, bindings as never);
-        codes.push(await p.then(() => "resolved", (e: unknown) => toolwareCode(e)));
+        codes.push(
+          await p.then(
+            () => "resolved",
+            (e: unknown) => toolwareCode(e),
+          ),
+        );
       }
       expect(codes[0]).toMatch(/^TOOLWARE_/);
       expect(codes[0]).toBe(codes[1]);
@@ -164,5 +173,44 @@ describe("a call with no hook and with one no-op hook", () => {
       );
       expect(code).toBe("TOOLWARE_INVALID_TOOL");
     }
+  });
+
+  it("refuses a Proxy of an agent or crew, or an object made from one, as bad bindings", async () => {
+    const tool = defineTool({ name: "t", execute: () => "x" });
+    const agent = new Agent({ role: "writer" });
+    const crew = new Crew({ agents: [agent] });
+    const throwing = {
+      get: () => {
+        throw new Error("get trap");
+      },
+    };
+    const impostors: [string, unknown][] = [
+      ["agent", new Proxy(agent, throwing)],
+      ["agent", new Proxy(agent, { get: (t, k) => (k === "_regs" ? 5 : Reflect.get(t, k)) })],
+      ["agent", new Proxy(agent, {})],
+      ["agent", Object.create(agent)],
+      ["crew", new Proxy(crew, throwing)],
+      ["crew", Object.create(crew)],
+    ];
+    for (const [key, value] of impostors) {
+      for (const withHook of [false, true]) {
+        const hooks = new ToolHooks();
+        if (withHook) hooks.before(() => undefined);
+        const code = await hooks.invoke(tool, {}, { [key]: value }).then(
+          () => "resolved",
+          (e: unknown) => toolwareCode(e),
+        );
+        expect(code).toBe("TOOLWARE_INVALID_BINDINGS");
+        expect(() => hooks.wrap(tool, { [key]: value })).toThrow(
+          expect.objectContaining({ code: "TOOLWARE_INVALID_BINDINGS" }),
+        );
+        expect(() => hooks.explain({ toolName: "t", [key]: value })).toThrow(
+          expect.objectContaining({ code: "TOOLWARE_INVALID_ARGUMENT" }),
+        );
+      }
+    }
+    // A subclass is an agent (its brand comes with the constructor).
+    class Writer extends Agent {}
+    expect((await new ToolHooks().invoke(tool, {}, { agent: new Writer({ role: "w" }) })).status).toBe("ok");
   });
 });
