@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Agent, defineTool, type Tool, type ToolCallOutcome, ToolHooks, toolwareCode } from "./index.js";
+import { defineTool, type Tool, type ToolCallOutcome, ToolHooks, toolwareCode } from "./index.js";
 
 // A call with no hook takes a path of its own (no context, no chain). Whatever the tool does, its
 // outcome must be the one the same call gets with one hook that does nothing.
@@ -63,6 +63,7 @@ const hostile: Record<string, () => unknown> = {
       },
     ),
   thenGetterThrows: () =>
+    // biome-ignore lint/suspicious/noThenProperty: a then getter that throws is the point
     Object.defineProperty({}, "then", {
       get: () => {
         throw new Error("then getter");

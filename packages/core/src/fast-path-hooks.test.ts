@@ -16,8 +16,10 @@ const hostileValues: (() => unknown)[] = [
   revoked,
   () => Symbol("s"),
   () => 7n,
+  // biome-ignore lint/suspicious/noThenProperty: a then getter that throws is the point
   () => Object.defineProperty({}, "then", { get: () => revoked() }),
   () =>
+    // biome-ignore lint/suspicious/noThenProperty: a then getter that throws is the point
     Object.defineProperty({}, "then", {
       get: () => {
         throw revoked();
