@@ -50,8 +50,7 @@ function isA(value: unknown, type: abstract new (...args: never[]) => unknown): 
   }
 }
 
-// Agents and crews are told by their brand, not by instanceof: a Proxy of one passes instanceof, and
-// its traps would then run (and throw, or lie about its layer) inside the call, past the checks.
+// By brand, not instanceof, which passes a Proxy of one: its traps would run (throw, lie) inside the call.
 const isAgent = (value: unknown): boolean => Agent._is(value);
 const isCrew = (value: unknown): boolean => Crew._is(value);
 
@@ -67,7 +66,8 @@ function isTask(value: unknown): boolean {
 
 function isSignal(value: unknown): boolean {
   try {
-    return value instanceof AbortSignal;
+    // The call reads `aborted`: a signal whose read throws (a Proxy's trap) would make invoke reject with it.
+    return value instanceof AbortSignal && typeof (value as AbortSignal).aborted === "boolean";
   } catch {
     return false;
   }

@@ -213,4 +213,42 @@ describe("a call with no hook and with one no-op hook", () => {
     class Writer extends Agent {}
     expect((await new ToolHooks().invoke(tool, {}, { agent: new Writer({ role: "w" }) })).status).toBe("ok");
   });
+
+  it("refuses a tool or signal whose fields cannot be read with a code, not with the getter's error", async () => {
+    const boom = () => {
+      throw new Error("getter");
+    };
+    const revocable = Proxy.revocable({}, {});
+    revocable.revoke();
+    const tools: unknown[] = [
+      new Proxy({ name: "p", execute: () => 1 }, { get: boom }),
+      revocable.proxy,
+      Object.defineProperty({ name: "d", execute: () => 1 }, "description", { get: boom, enumerable: true }),
+      Object.defineProperty({ name: "s", execute: () => 1 }, "inputSchema", { get: boom, enumerable: true }),
+    ];
+    const good = defineTool({ name: "t", execute: () => 1 });
+    const controller = new AbortController();
+    for (const withHook of [false, true]) {
+      const hooks = new ToolHooks();
+      if (withHook) hooks.before(() => undefined);
+      for (const tool of tools) {
+        const code = await hooks.invoke(tool as Tool<object, unknown>, {}).then(
+          () => "resolved",
+          (e: unknown) => toolwareCode(e),
+        );
+        expect(code).toBe("TOOLWARE_INVALID_TOOL");
+        expect(() => hooks.wrap(tool as Tool<object, unknown>)).toThrow(
+          expect.objectContaining({ code: "TOOLWARE_INVALID_TOOL" }),
+        );
+      }
+      const signal = new Proxy(controller.signal, { get: boom });
+      const code = await hooks.invoke(good, {}, { signal }).then(
+        () => "resolved",
+        (e: unknown) => toolwareCode(e),
+      );
+      expect(code).toBe("TOOLWARE_INVALID_BINDINGS");
+      // A Proxy that forwards is a signal still.
+      expect((await hooks.invoke(good, {}, { signal: new Proxy(controller.signal, {}) })).status).toBe("ok");
+    }
+  });
 });
