@@ -107,9 +107,9 @@ export function bindCall<Call>(bind: BindFunction<Call> | undefined, call: Call,
     for (const key of Object.keys(bound)) {
       if (!BIND_KEYS.has(key)) throw invalid(`an unknown key \`${key}\`; return { agent?, task?, crew? }`);
     }
-    if (agent !== undefined && !isA(agent, Agent)) throw invalid("an agent that is not an Agent");
+    if (agent !== undefined && !Agent._is(agent)) throw invalid("an agent that is not an Agent (or a Proxy of one)");
     if (task !== undefined && !isA(task, Task)) throw invalid("a task that is not a Task");
-    if (crew !== undefined && !isA(crew, Crew)) throw invalid("a crew that is not a Crew");
+    if (crew !== undefined && !Crew._is(crew)) throw invalid("a crew that is not a Crew (or a Proxy of one)");
     return { agent, task, crew };
   } catch (error) {
     if (error instanceof ToolwareTypeError) throw error;

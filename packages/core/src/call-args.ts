@@ -50,22 +50,11 @@ function isA(value: unknown, type: abstract new (...args: never[]) => unknown): 
   }
 }
 
-// The same checks on the hot path, one `instanceof` site per class: each stays monomorphic.
-function isAgent(value: unknown): boolean {
-  try {
-    return value instanceof Agent;
-  } catch {
-    return false;
-  }
-}
+// By brand, not instanceof, which passes a Proxy of one: its traps would run (throw, lie) inside the call.
+const isAgent = (value: unknown): boolean => Agent._is(value);
+const isCrew = (value: unknown): boolean => Crew._is(value);
 
-function isCrew(value: unknown): boolean {
-  try {
-    return value instanceof Crew;
-  } catch {
-    return false;
-  }
-}
+// The same checks on the hot path, one `instanceof` site per class: each stays monomorphic.
 
 function isTask(value: unknown): boolean {
   try {
@@ -77,7 +66,8 @@ function isTask(value: unknown): boolean {
 
 function isSignal(value: unknown): boolean {
   try {
-    return value instanceof AbortSignal;
+    // The call reads `aborted`: a signal whose read throws (a Proxy's trap) would make invoke reject with it.
+    return value instanceof AbortSignal && typeof (value as AbortSignal).aborted === "boolean";
   } catch {
     return false;
   }
@@ -107,6 +97,21 @@ function notAnObject(where: CallSite, value: unknown): ToolwareTypeError {
 
 function wrongType(where: CallSite, key: string, value: unknown, expected: string): ToolwareTypeError {
   return invalid(where, `bindings.${key} must be ${expected}, got ${showValue(value)}`);
+}
+
+// A Proxy of an agent (or an object made with Object.create(agent)) looks like one to instanceof: say what it is.
+function notBranded(
+  where: CallSite,
+  key: string,
+  value: unknown,
+  type: typeof Agent | typeof Crew,
+  expected: string,
+): ToolwareTypeError {
+  if (!isA(value, type)) return wrongType(where, key, value, expected);
+  return invalid(
+    where,
+    `bindings.${key} must be ${expected} itself, got a Proxy of one or an object made from one (Object.create); pass the ${key} itself`,
+  );
 }
 
 /**
@@ -146,8 +151,10 @@ export function readBindings(bindings: unknown, where: CallSite): CallBindings {
       );
     }
   }
-  if (agent !== undefined && !isAgent(agent)) throw wrongType(where, "agent", agent, "an Agent (new Agent({ role }))");
-  if (crew !== undefined && !isCrew(crew)) throw wrongType(where, "crew", crew, "a Crew (new Crew({ agents, tasks }))");
+  if (agent !== undefined && !isAgent(agent))
+    throw notBranded(where, "agent", agent, Agent, "an Agent (new Agent({ role }))");
+  if (crew !== undefined && !isCrew(crew))
+    throw notBranded(where, "crew", crew, Crew, "a Crew (new Crew({ agents, tasks }))");
   if (task !== undefined && !isTask(task)) throw wrongType(where, "task", task, "a Task (new Task({ description }))");
   if (signal !== undefined && !isSignal(signal)) {
     throw wrongType(where, "signal", signal, "an AbortSignal (controller.signal)");
@@ -283,10 +290,10 @@ export function checkExplainQuery(query: unknown): asserts query is ExplainQuery
     );
   }
   checkKeys(query, EXPLAIN_KEYS, "explain() key");
-  if (query.agent !== undefined && !isA(query.agent, Agent)) {
+  if (query.agent !== undefined && !isAgent(query.agent)) {
     throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "explain(): `agent` must be an Agent");
   }
-  if (query.crew !== undefined && !isA(query.crew, Crew)) {
+  if (query.crew !== undefined && !isCrew(query.crew)) {
     throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "explain(): `crew` must be a Crew");
   }
 }

@@ -90,6 +90,9 @@ export interface AgentOptions {
  * ```
  */
 export class Agent extends HookRegistry {
+  // A brand that a Proxy of an agent, or an object made with Object.create(agent), does not carry:
+  // instanceof accepts both, and their traps and borrowed layers would reach a call's chain.
+  readonly #agent = true;
   readonly role: string;
   readonly goal: string | undefined;
   readonly backstory: string | undefined;
@@ -110,6 +113,11 @@ export class Agent extends HookRegistry {
     this.goal = optionalString("new Agent()", "goal", goal);
     this.backstory = optionalString("new Agent()", "backstory", backstory);
     this.tools = listOf("new Agent()", "tools", tools, isToolLike, ["tools", "a tool ({ name, execute })"]);
+  }
+
+  /** Whether `value` is an agent made by this class, never a Proxy of one; runs no trap. @internal */
+  static _is(value: unknown): value is Agent {
+    return typeof value === "object" && value !== null && #agent in value;
   }
 }
 
@@ -209,5 +217,10 @@ export class Crew extends HookRegistry {
 
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** Whether `value` is a crew made by this class, never a Proxy of one; runs no trap. @internal */
+  static _is(value: unknown): value is Crew {
+    return typeof value === "object" && value !== null && #disposed in value;
   }
 }

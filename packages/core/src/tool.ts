@@ -1,4 +1,4 @@
-import { ToolwareTypeError } from "./errors.js";
+import { messageOf, ToolwareTypeError, toolwareCode } from "./errors.js";
 import { isStandardSchema } from "./input-schema.js";
 import { checkKeys, describeValue, hasNameCharacter, type KeyHints, showValue } from "./keys.js";
 import type { Tool, ToolExecuteOptions, ToolInput, ToolInputSchema } from "./types.js";
@@ -37,8 +37,8 @@ const TOOL_HINTS: KeyHints = {
 // Tools defineTool (or wrap) made: frozen and checked once, so a call need not check them again.
 const checked = new WeakSet<object>();
 
-function invalid(message: string): ToolwareTypeError {
-  return new ToolwareTypeError("TOOLWARE_INVALID_TOOL", message);
+function invalid(message: string, cause?: unknown): ToolwareTypeError {
+  return new ToolwareTypeError("TOOLWARE_INVALID_TOOL", message, cause === undefined ? undefined : { cause });
 }
 
 /** Checks the fields guards read; `who` names the tool in messages. Returns the tags, defaulted. */
@@ -162,6 +162,19 @@ export function assertTool(tool: unknown, where: "invoke" | "wrap"): asserts too
     lastChecked = tool as object;
     return;
   }
+  try {
+    checkHandMade(tool, where);
+  } catch (error) {
+    if (toolwareCode(error) !== undefined) throw error;
+    // A getter or Proxy trap that throws: the call must be refused with a code, not reject with its error.
+    throw invalid(
+      `${where}() got a tool whose fields cannot be read (${messageOf(error)}); make it with defineTool()`,
+      error,
+    );
+  }
+}
+
+function checkHandMade(tool: unknown, where: "invoke" | "wrap"): asserts tool is Tool<never, unknown> {
   if (tool === null || typeof tool !== "object" || typeof (tool as Tool).execute !== "function") {
     throw notATool(tool, where);
   }
