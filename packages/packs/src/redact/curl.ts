@@ -8,7 +8,8 @@
  */
 import { isReference } from "./values.js";
 
-const OPTION = /(?<![\w-])(?:-u|--user|-U|--proxy-user)(?:[ \t]+|=)/g;
+// `-uuser:pass`: the short options also take their value with no blank.
+const OPTION = /(?<![\w-])(?:(?:-u|--user|-U|--proxy-user)(?:[ \t]+|=)|-[uU](?=[^\s=-]))/g;
 // A credential longer than this is not one (and bounds the work on a crafted line).
 const MAX_WORD = 1024;
 
