@@ -86,6 +86,7 @@ describe("curl credentials glued to their option", () => {
     ["curl --user=user:pass https://x", `curl --user=user:${R} https://x`],
     ["curl -Uproxy:pw -x p https://x", `curl -Uproxy:${R} -x p https://x`],
     ['curl -u"bob:s3 cret" https://x', `curl -u"bob:${R}" https://x`],
+    [`curl -u bob:${"p".repeat(2000)} https://x`, `curl -u bob:${R} https://x`],
   ])("%s", (input, expected) => {
     expect(redactText(input)).toBe(expected);
   });

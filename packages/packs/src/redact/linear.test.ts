@@ -102,6 +102,8 @@ const ADVERSARIAL: Record<string, string> = {
   invisibleWord: "a\u00ad".repeat(N / 2),
   curlGlued: "curl -uu:".repeat(N / 9),
   curlGluedWord: `curl -u${"a".repeat(N)}`,
+  curlLongPassword: `curl -u a:${"a".repeat(N)}`,
+  curlLongPasswords: `curl ${"-u a:aa -u ".repeat(N / 10)}`,
   parens: "(".repeat(N),
   callKeys: '("password", "x'.repeat(N / 15),
   callsOpen: `("password", "${"a".repeat(N)}`,
