@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell and template references are the inputs here
 // The XML forms, setter calls, invisible key characters and curl spellings the pairs search does not
 // see, through the public redactText: exact outputs, and ordinary markup left as it is.
 import { redactText } from "@toolware/packs/redact";
