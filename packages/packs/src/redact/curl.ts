@@ -8,7 +8,8 @@
  */
 import { isReference } from "./values.js";
 
-const OPTION = /(?<![\w-])(?:-u|--user|-U|--proxy-user)(?:[ \t]+|=)/g;
+// `-uuser:pass`: the short options also take their value with no blank.
+const OPTION = /(?<![\w-])(?:(?:-u|--user|-U|--proxy-user)(?:[ \t]+|=)|-[uU](?=[^\s=-]))/g;
 // A credential longer than this is not one (and bounds the work on a crafted line).
 const MAX_WORD = 1024;
 
@@ -73,7 +74,13 @@ function credential(text: string, s: number, end: number, json: boolean): [numbe
   const user = word.slice(0, k);
   const pass = word.slice(k + 1);
   if (pass !== "") {
-    return isReference(pass) ? undefined : [at[k + 1] as number, (at[at.length - 1] as number) + 1];
+    if (isReference(pass)) return undefined;
+    let e = (at[at.length - 1] as number) + 1;
+    // A word longer than MAX_WORD (a long JWT as the password) goes to its blank: hiding part of it would show the rest.
+    // Read once, after a hit, so the bound on crafted lines holds.
+    if (at.length >= MAX_WORD)
+      while (e < end && !isBlank(text.charCodeAt(e)) && !(json && text.charCodeAt(e) === 34)) e++;
+    return [at[k + 1] as number, e];
   }
   if (user === "" || isReference(user)) return undefined;
   return [at[0] as number, (at[k - 1] as number) + 1];

@@ -10,6 +10,7 @@ import {
   redactTokens,
   secretKeyTest,
 } from "./detectors.js";
+import { redactElements } from "./elements.js";
 import { foldedView } from "./fold.js";
 import { type JsonContext, redactJsonText } from "./json.js";
 import { redactCalls } from "./markup.js";
@@ -84,6 +85,8 @@ export function createRedactor(options?: RedactTextOptions): Redactor {
         const callView = view === before && plainPlaceholders ? s : foldedView(s);
         s = redactCalls(s, callView, isSecretKey, p.secret, json);
       }
+      if (s.includes("<"))
+        s = redactElements(s, plainPlaceholders && view === before ? s : foldedView(s), isSecretKey, p.secret, json);
     }
     if (emails) s = redactEmails(s, p.email);
     if (cards) s = redactCards(s, p.card, json);

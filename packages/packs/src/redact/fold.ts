@@ -2,7 +2,8 @@
  * Key names written in compatibility forms (`ｐａｓｓｗｏｒｄ`, `ᴾᵃˢˢ`, `ℙassword`) are the same names
  * after NFKC. Normalising the whole text would move every offset, so keys are looked for on a
  * view of the same length where each character whose NFKC form is one ASCII character is that
- * character; values and the output come from the text itself.
+ * character; values and the output come from the text itself. Invisible characters inside a
+ * name (`pass\u200bword`) are moved out of it on the view.
  */
 
 // Characters of the Basic Multilingual Plane whose NFKC form is a single ASCII character (letters,
@@ -43,5 +44,47 @@ export function foldedView(text: string): string {
   // Most text is ASCII, and this test is the cheaper scan.
   if (!hasNonAscii(text)) return text;
   FOLDABLE.lastIndex = 0;
-  return FOLDABLE.test(text) ? text.replace(FOLDABLE, fold) : text;
+  const folded = FOLDABLE.test(text) ? text.replace(FOLDABLE, fold) : text;
+  return INVISIBLE.test(folded) ? invisibleFirst(folded) : folded;
+}
+
+// Characters that show nothing (zero-width space, joiners, word joiner, BOM, soft hyphen): `pass\u200bword`.
+const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/;
+
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45;
+}
+function isInvisible(c: number): boolean {
+  return c === 0xad || (c >= 0x200b && c <= 0x200d) || c === 0x2060 || c === 0xfeff;
+}
+
+/**
+ * In each run of word and invisible characters, the invisible ones moved to its start: the name
+ * reads whole and the run keeps its length and place. One pass.
+ */
+function invisibleFirst(text: string): string {
+  let out = "";
+  let last = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (!isWordChar(c) && !isInvisible(c)) {
+      i++;
+      continue;
+    }
+    let hidden = "";
+    let shown = "";
+    const start = i;
+    for (; i < text.length; i++) {
+      const d = text.charCodeAt(i);
+      if (isInvisible(d)) hidden += text[i];
+      else if (isWordChar(d)) shown += text[i];
+      else break;
+    }
+    if (hidden !== "" && shown !== "") {
+      out += text.slice(last, start) + hidden + shown;
+      last = i;
+    }
+  }
+  return last === 0 ? text : out + text.slice(last);
 }

@@ -13,6 +13,7 @@ import {
   TOKEN_PATTERNS,
   URL_CREDENTIALS,
 } from "./detectors.js";
+import { redactElements } from "./elements.js";
 import { foldedView } from "./fold.js";
 import { redactText } from "./index.js";
 import { redactCalls } from "./markup.js";
@@ -36,6 +37,8 @@ const DETECTORS: Record<string, (s: string) => string> = {
   privateKeysJson: (s) => redactPrivateKeys(s, "X", true),
   pairsFolded: (s) => redactPairs(s, secretKeyTest(DEFAULT_SECRET_KEYS), "X", false, foldedView(s)),
   calls: (s) => redactCalls(s, s, secretKeyTest(DEFAULT_SECRET_KEYS), "X"),
+  elements: (s) => redactElements(s, s, secretKeyTest(DEFAULT_SECRET_KEYS), "X"),
+  elementsJson: (s) => redactElements(s, s, secretKeyTest(DEFAULT_SECRET_KEYS), "X", true),
   callsJson: (s) => redactCalls(s, s, secretKeyTest(DEFAULT_SECRET_KEYS), "X", true),
   curl: (s) => redactCurlUser(s, "X"),
   curlJson: (s) => redactCurlUser(s, "X", true),
@@ -84,6 +87,23 @@ const ADVERSARIAL: Record<string, string> = {
   elements: "<password>".repeat(N / 10),
   elementsOpen: `<password>${"a".repeat(N)}`,
   calls: '("password", '.repeat(N / 13),
+  tagsWithAttributes: '<password type="plain">'.repeat(N / 23),
+  openAttributes: '<a b="'.repeat(N / 6),
+  attributeChain: `<a${' b="1"'.repeat(N / 7)}`,
+  configEntries: '<add key="ApiKey" value="'.repeat(N / 25),
+  valueChildren: "<password><value>".repeat(N / 17),
+  valueChildOpen: `<password><value>${"a".repeat(N)}`,
+  longTagNames: `<${"a".repeat(N)}`,
+  setters: 'setPassword("'.repeat(N / 13),
+  setterParens: "setPassword(".repeat(N / 12),
+  setterNames: `${"a".repeat(N)}(`,
+  invisibleKeys: "pass\u200bword=".repeat(N / 14),
+  invisibleRun: "\u200b".repeat(N),
+  invisibleWord: "a\u00ad".repeat(N / 2),
+  curlGlued: "curl -uu:".repeat(N / 9),
+  curlGluedWord: `curl -u${"a".repeat(N)}`,
+  curlLongPassword: `curl -u a:${"a".repeat(N)}`,
+  curlLongPasswords: `curl ${"-u a:aa -u ".repeat(N / 10)}`,
   parens: "(".repeat(N),
   callKeys: '("password", "x'.repeat(N / 15),
   callsOpen: `("password", "${"a".repeat(N)}`,
@@ -170,6 +190,8 @@ describe("the pipeline's cost grows linearly with the input", () => {
     "cards between strings": (n) => `["${'x", 4111111111111111, "'.repeat(n / 24)}"]`,
     "escaped JSON strings": (n) => `[${'"password: \\"x\\"",'.repeat(n / 20)}"x"]`,
     "near-miss digit groups": (n) => "1234 ".repeat(n / 5),
+    "config entries <add key=… value=…": (n) => '<add key="ApiKey" value="v"/>'.repeat(n / 30),
+    "invisible characters in keys": (n) => "pass\u200bword=x ".repeat(n / 17),
   };
   // This process's CPU time, so other load on the machine does not count.
   const cpuMs = (): number => {

@@ -1,6 +1,7 @@
 /*
  * Sensitive values that no operator introduces: XML elements (`<password>…</password>`) and
- * call arguments (`System.setProperty("API_TOKEN", "…")`, `headers.set('Authorization', '…')`).
+ * call arguments (`System.setProperty("API_TOKEN", "…")`, `headers.set('Authorization', '…')`,
+ * setters `setPassword("…")`, `.withToken('…')`).
  * The pairs search finds elements (its finder also stops at `>` after a sensitive word, see
  * pairs.ts); call arguments are found from their `(`. Both are read by hand, and names are read on
  * the folded view (see fold.ts).
@@ -83,6 +84,32 @@ function callAt(view: string, comma: number, isSecret: SecretKeyTest, json: bool
   return [v + 1, inner];
 }
 
+// `setPassword(`, `.withToken(`: a setter whose name holds the key.
+const SETTER = /^(?:set|with)_?([A-Za-z0-9_]+)$/;
+
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
+}
+
+/** `setPassword("value")`, from the `(` at `p`: the span inside the quotes of the one argument. */
+function setterAt(view: string, p: number, isSecret: SecretKeyTest, json: boolean): [number, number] | undefined {
+  let s = p;
+  while (s > 0 && p - s <= 64 && isWordChar(view.charCodeAt(s - 1))) s--;
+  if (p - s > 64 || s === p) return undefined;
+  const m = SETTER.exec(view.slice(s, p));
+  if (m === null || !isSecret(m[1] as string)) return undefined;
+  let v = p + 1;
+  while (view.charCodeAt(v) === 32 || view.charCodeAt(v) === 9) v++;
+  const q = view.charCodeAt(v);
+  if (q !== 39 && (q !== 34 || json)) return undefined;
+  const { end, closed } = quotedEnd(view, v, json);
+  if (!closed) return undefined;
+  let e = end;
+  while (view.charCodeAt(e) === 32 || view.charCodeAt(e) === 9) e++;
+  if (view.charCodeAt(e) !== 41 || end - 1 === v + 1 || isReference(view.slice(v + 1, end - 1))) return undefined;
+  return [v + 1, end - 1];
+}
+
 // `("name",` after an opening parenthesis: the quoted first argument, at most 64 characters.
 const FIRST_ARGUMENT = /[ \t]*(["'])[^"'\r\n]{1,64}\1[ \t]*,/y;
 
@@ -101,8 +128,9 @@ export function redactCalls(
   let last = 0;
   for (let p = view.indexOf("("); p !== -1; p = view.indexOf("(", Math.max(p + 1, last))) {
     FIRST_ARGUMENT.lastIndex = p + 1;
-    if (!FIRST_ARGUMENT.test(view)) continue;
-    const span = callAt(view, FIRST_ARGUMENT.lastIndex - 1, isSecret, json);
+    const span = FIRST_ARGUMENT.test(view)
+      ? callAt(view, FIRST_ARGUMENT.lastIndex - 1, isSecret, json)
+      : setterAt(view, p, isSecret, json);
     if (span === undefined) continue;
     out += text.slice(last, span[0]) + placeholder;
     last = span[1];

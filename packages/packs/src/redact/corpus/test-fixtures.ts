@@ -64,6 +64,11 @@ const QUOTED_SYNTAXES = [
   "<{k}>\n    {s}\n</{k}>",
   'System.setProperty("{K}", "{s}")',
   'ENV["{K}"] = "{s}"',
+  '<{k} type="plain">{s}</{k}>',
+  "<ns:{k}><value>{s}</value></ns:{k}>",
+  '<add key="{k}" value="{s}"/>',
+  '<user name="bob" {k}="{s}"/>',
+  'config.set{C}("{s}");',
 ];
 const BARE_SYNTAXES = [
   '{"config.ini": "{K}={s}\\nBACKUP_ENABLED=true"}',
@@ -74,11 +79,14 @@ const BARE_SYNTAXES = [
   "--{k}={s}",
   "{K}={s} next",
   "ｄｅｐｌｏｙ＿ｔｏｋｅｎ＝{s}",
+  "pass\u200bword={s}",
+  "curl -ubob:{s} https://example.com",
 ];
 
 function fill(template: string, key: string, secret: string): string {
   const upper = key.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
-  return template.replaceAll("{k}", key).replaceAll("{K}", upper).replaceAll("{s}", secret);
+  const capital = key.charAt(0).toUpperCase() + key.slice(1);
+  return template.replaceAll("{k}", key).replaceAll("{K}", upper).replaceAll("{C}", capital).replaceAll("{s}", secret);
 }
 
 /** A secret in a sentence and in every syntax, under the key `key`. */
@@ -260,6 +268,11 @@ export function damageCases(digests = 2000): DamageCase[] {
     "<title>Release notes</title>",
     'System.setProperty("java.awt.headless", "true")',
     'ENV["RAILS_ENV"] = "production"',
+    '<input type="password" name="pw">',
+    '<add key="Timeout" value="30"/>',
+    '<div class="secret">shown to everyone</div>',
+    'setTitle("Dashboard")',
+    "curl -uadmin https://example.com",
     "tokens: 1500, max_tokens: 10, token_type: bearer",
   ]);
   add("detect-secrets non-secrets", [...ds.KEYWORD_NON_SECRETS, ...ds.NOT_FLAGGED]);
