@@ -213,7 +213,13 @@ describe("the pipeline's cost grows linearly with the input", () => {
       const small = make(50_000);
       const large = make(200_000);
       best(small); // warm up the JIT
-      expect(best(large) / Math.max(best(small), 0.5)).toBeLessThan(10);
+      // The lowest of three tries: one GC pause in a millisecond-long run can double a ratio, while a quadratic
+      // reader stays near 16 in every try.
+      let ratio = Number.POSITIVE_INFINITY;
+      for (let attempt = 0; attempt < 3 && ratio >= 10; attempt++) {
+        ratio = Math.min(ratio, best(large) / Math.max(best(small), 0.5));
+      }
+      expect(ratio, name).toBeLessThan(10);
     });
   }
 });

@@ -170,8 +170,14 @@ describe("hostile shapes cost linear time", () => {
       const small = make(40_000);
       const large = make(160_000);
       expect(typeof redactText(large)).toBe("string");
-      best(small);
-      expect(best(large) / Math.max(best(small), 0.5), name).toBeLessThan(10);
+      best(small); // warm up the JIT
+      // The lowest of three tries: one GC pause in a millisecond-long run can double a ratio, while a quadratic
+      // reader stays near 16 in every try.
+      let ratio = Number.POSITIVE_INFINITY;
+      for (let attempt = 0; attempt < 3 && ratio >= 10; attempt++) {
+        ratio = Math.min(ratio, best(large) / Math.max(best(small), 0.5));
+      }
+      expect(ratio, name).toBeLessThan(10);
     });
   }
 });
