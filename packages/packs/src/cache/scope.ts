@@ -1,5 +1,6 @@
 import type { ToolCallHookContext } from "@toolware/core";
 import { packTypeError } from "../internal/errors.js";
+import { agentScopeId, crewScopeId } from "../internal/scope-id.js";
 import type { CacheScope } from "./options.js";
 
 // The scope goes after the input, so a tool's entries still share the `tool + SEP` prefix.
@@ -10,11 +11,9 @@ export function scopeFunction(scope: CacheScope | undefined): ((ctx: ToolCallHoo
     case "global":
       return undefined;
     case "agent":
-      // No colon when there is no agent or crew: no role or name can then share its entries.
-      return (ctx) => (ctx.agent === undefined ? "agent" : `agent:${ctx.agent.role}`);
+      return (ctx) => agentScopeId(ctx.agent);
     case "crew":
-      return (ctx) =>
-        ctx.crew?.name === undefined ? (ctx.crew === undefined ? "crew" : "crew#") : `crew:${ctx.crew.name}`;
+      return (ctx) => crewScopeId(ctx.crew);
     default:
       return (ctx) => {
         const s: unknown = scope(ctx);

@@ -1,6 +1,7 @@
 import { type Agent, type Crew, definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { canonicalJson } from "../internal/canonical-json.js";
 import { formatDuration, parseDuration } from "../internal/duration.js";
+import { agentScopeId, crewScopeId } from "../internal/scope-id.js";
 import { isThenable } from "../internal/thenable.js";
 import { toolFilter } from "../internal/tool-selector.js";
 import { type LoopGuardOptions, validate } from "./options.js";
@@ -102,11 +103,10 @@ export function loopGuard<St extends LoopGuardStore = MemoryLoopGuardStore>(
   const rule: LoopRule = { maxRepeats, maxInWindow, windowMs, historySize, blocks: action === "block" };
 
   const refOf = (target: Agent | Crew | undefined): LoopScopeRef => {
-    if (scope === "global" || target === undefined)
-      // No colon without an agent or crew, "crew#" for crews without a name: no role or name can reach them.
-      return { id: scope === "global" ? "global" : scope, owner: NOBODY };
-    if ("role" in target) return { id: `${scope}:${target.role}`, owner: target };
-    return { id: target.name === undefined ? "crew#" : `crew:${target.name}`, owner: target };
+    if (scope === "global") return { id: "global", owner: NOBODY };
+    if (target === undefined)
+      return { id: scope === "agent" ? agentScopeId(undefined) : crewScopeId(undefined), owner: NOBODY };
+    return { id: "role" in target ? agentScopeId(target) : crewScopeId(target), owner: target };
   };
   const scopeOf = (ctx: ToolCallHookContext): LoopScopeRef =>
     refOf(scope === "agent" ? ctx.agent : scope === "crew" ? ctx.crew : undefined);
