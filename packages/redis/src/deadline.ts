@@ -186,6 +186,23 @@ export function guardedScript<T>(
   read: (reply: unknown) => T,
   fallback?: () => T,
 ): Promise<T> {
+  return guardedCall(c, operation, script, keys.length, [...keys, ...args], read, fallback);
+}
+
+/**
+ * {@link guardedScript} with the keys and the arguments in one array, the first `keyCount` being
+ * keys: a decision builds one array, not two that are then spread into a third.
+ * @internal
+ */
+export function guardedCall<T>(
+  c: Connection,
+  operation: string,
+  script: Script,
+  keyCount: number,
+  keysAndArgs: readonly (string | number)[],
+  read: (reply: unknown) => T,
+  fallback?: () => T,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const call = new Call<T>(c, operation, resolve, reject, fallback);
     c.deadlines.add(call);
@@ -201,10 +218,10 @@ export function guardedScript<T>(
     };
     const failed = (error: unknown) => call.fail(error);
     try {
-      c.client.evalsha(script.sha, keys.length, ...keys, ...args).then(answered, (error: unknown) => {
+      c.client.evalsha(script.sha, keyCount, ...keysAndArgs).then(answered, (error: unknown) => {
         // After a restart or a failover the server has forgotten the script: one EVAL loads it again.
         if (call.settled || !(error instanceof Error && error.message.startsWith("NOSCRIPT"))) return failed(error);
-        c.client.eval(script.source, keys.length, ...keys, ...args).then(answered, failed);
+        c.client.eval(script.source, keyCount, ...keysAndArgs).then(answered, failed);
       });
     } catch (error) {
       failed(error);

@@ -1,53 +1,8 @@
+import { randomBytes } from "node:crypto";
 import type { RateLimitDecision, RateLimitRequest, RateLimitStore } from "@toolware/packs/rate-limit";
-import { guarded, guardedScript } from "./deadline.js";
-import { connect, deleteMatching, globEscape, type RedisStoreOptions, Script } from "./shared.js";
-
-// One sorted set per key, scored by call time; a refused call is not recorded. Expired calls are
-// trimmed first, so the set never holds more than `max` live calls plus those of a larger limit.
-const SLIDING = new Script(`
-local max = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local now = tonumber(ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local count = redis.call('ZCARD', KEYS[1])
-if count < max then
-  redis.call('ZADD', KEYS[1], now, ARGV[4])
-  redis.call('PEXPIRE', KEYS[1], math.ceil(window))
-  return {1, max - count - 1, 0}
-end
-local oldest = redis.call('ZRANGE', KEYS[1], count - max, count - max, 'WITHSCORES')
-return {0, 0, math.ceil(tonumber(oldest[2]) + window - now)}
-`);
-
-// Tokens and the time of the last refill in a hash; it expires once the bucket would be full again.
-const BUCKET = new Script(`
-local max = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local now = tonumber(ARGV[3])
-local rate = max / window
-local held = redis.call('HMGET', KEYS[1], 't', 'l')
-local tokens = tonumber(held[1])
-local last = tonumber(held[2])
-if tokens == nil or last == nil then tokens = max last = now end
-if now < last then now = last end
-tokens = math.min(max, tokens + (now - last) * rate)
-local allowed, remaining, retry = 0, 0, 0
-if tokens >= 1 - 1e-9 then
-  tokens = math.max(0, tokens - 1)
-  allowed = 1
-  remaining = math.floor(tokens + 1e-9)
-else
-  retry = math.max(1, math.ceil((1 - tokens) / rate))
-end
-redis.call('HSET', KEYS[1], 't', string.format('%.17g', tokens), 'l', string.format('%.17g', now))
-redis.call('PEXPIRE', KEYS[1], math.ceil((max - tokens) / rate) + 1)
-return {allowed, remaining, retry}
-`);
-
-const toDecision = (reply: unknown): RateLimitDecision => {
-  const [allowed, remaining, retryAfterMs] = reply as [number, number, number];
-  return { allowed: allowed === 1, remaining, retryAfterMs };
-};
+import { guarded, guardedCall } from "./deadline.js";
+import { type Plan, Plans, toDecision } from "./rate-limit-scripts.js";
+import { connect, deleteMatching, globEscape, type RedisStoreOptions } from "./shared.js";
 
 const letThrough = (): RateLimitDecision => ({ allowed: true, remaining: 0, retryAfterMs: 0 });
 
@@ -63,8 +18,10 @@ export interface RedisRateLimitStore extends RateLimitStore {
 /**
  * Rate-limit counters in Redis, exact across every process that shares the server: each
  * decision is one Lua script (`EVALSHA`, one round trip) that checks and records atomically.
- * Keys are `<prefix>rl:{<key>}:sw` (a sorted set) and `<prefix>rl:{<key>}:tb` (a hash); each
- * expires once it limits nothing, and each script touches one key, so it runs on a cluster.
+ * Keys are `<prefix>rl:{<key>}:sw` (a sorted set of calls) and `<prefix>rl:{<key>}:tk` (the
+ * bucket's tokens, a string); each expires once it limits nothing, and each script touches one
+ * key, so it runs on a cluster. Each limit (max, window) of up to 16 per store gets a script
+ * with its numbers written in, so a decision sends only the time (and, for the window, a member).
  * Calls are timed by the limiter's clock (`Date.now` by default): hosts need synchronised clocks.
  *
  * When Redis does not answer within `timeoutMs`, the default `"fail-closed"` blocks the call
@@ -79,29 +36,43 @@ export interface RedisRateLimitStore extends RateLimitStore {
 export function redisRateLimitStore(options: RedisRateLimitStoreOptions): RedisRateLimitStore {
   const c = connect(options, "rate-limit", [], "fail-closed");
   const base = `${c.prefix}rl:`;
+  const plans = new Plans();
+  // The limit and the key of the last call: a limiter sends the same ones call after call.
+  let plan: Plan | undefined;
+  let lastAlgorithm: string | undefined;
+  let lastMax = Number.NaN;
+  let lastWindow = Number.NaN;
+  let lastKey: string | undefined;
+  let lastStoreKey = "";
+  // A sorted-set member only has to be unique: 64 random bits of this store, then a counter.
+  const token = randomBytes(8).toString("base64url");
   let calls = 0;
   return {
     hit(key: string, { algorithm, max, windowMs, now }: RateLimitRequest): Promise<RateLimitDecision> {
-      if (algorithm === "token-bucket") {
-        return guardedScript(c, "hit", BUCKET, [`${base}{${key}}:tb`], [max, windowMs, now], toDecision, letThrough);
+      if (plan === undefined || algorithm !== lastAlgorithm || max !== lastMax || windowMs !== lastWindow) {
+        plan = plans.get(algorithm !== "token-bucket", max, windowMs);
+        lastAlgorithm = algorithm;
+        lastMax = max;
+        lastWindow = windowMs;
+        lastKey = undefined;
       }
-      // The member only has to be unique: this process's token and a counter (the score holds the time).
-      const member = `${c.token}:${++calls}`;
-      return guardedScript(
-        c,
-        "hit",
-        SLIDING,
-        [`${base}{${key}}:sw`],
-        [max, windowMs, now, member],
-        toDecision,
-        letThrough,
-      );
+      const p = plan;
+      if (key !== lastKey) {
+        lastKey = key;
+        lastStoreKey = `${base}{${key}}${p.sliding ? ":sw" : ":tk"}`;
+      }
+      let args: (string | number)[];
+      if (p.sliding) {
+        args = [lastStoreKey, now, now - windowMs, `${token}${++calls}`];
+      } else args = [lastStoreKey, now];
+      if (p.extra.length > 0) args.push(...p.extra);
+      return guardedCall(c, "hit", p.script, 1, args, toDecision, letThrough);
     },
     reset(key?: string): Promise<void> {
       return guarded(c, "reset", async () => {
         if (key === undefined) await deleteMatching(c.client, `${globEscape(base)}*`);
         // Separately: with an empty key the two names hash to different cluster slots.
-        else await Promise.all([c.client.del(`${base}{${key}}:sw`), c.client.del(`${base}{${key}}:tb`)]);
+        else await Promise.all([c.client.del(`${base}{${key}}:sw`), c.client.del(`${base}{${key}}:tk`)]);
       });
     },
   };

@@ -59,7 +59,7 @@ describe("redisRateLimitStore", () => {
     await store.hit("a", request);
     await store.hit("b", { ...request, algorithm: "token-bucket" });
     const keys = await client.keys(`${prefix}*`);
-    expect(keys.sort()).toEqual([`${prefix}rl:{a}:sw`, `${prefix}rl:{b}:tb`]);
+    expect(keys.sort()).toEqual([`${prefix}rl:{a}:sw`, `${prefix}rl:{b}:tk`]);
     for (const k of keys) expect(await client.pttl(k)).toBeGreaterThan(0);
     expect((await store.hit("a", request)).allowed).toBe(false);
     await store.reset("a");
