@@ -10,14 +10,14 @@ import { Script } from "./shared.js";
 // the numbers of a limiter (max, window) into the script itself, sending only what changes per call.
 //
 // Reply: n >= 0 allowed, with n calls remaining; n < 0 refused, retry after -n ms. A magnitude
-// beyond 2^53 (a limit that large) comes back as a string, exactly (`%.17g`), since Redis's
-// integer reply would cut it.
+// of 2^50 or more (a limit that large) comes back as a string, exactly (`%.17g`): Redis cuts an
+// integer reply at 2^63, and ioredis reads integers near 2^53 one off.
 
 const FIT = (n: string) =>
-  `if ${n} > -9007199254740992 and ${n} < 9007199254740992 then return ${n} end
+  `if ${n} > -1125899906842624 and ${n} < 1125899906842624 then return ${n} end
 return string.format('%.17g', ${n})`;
 
-// ARGV: now, cutoff (now - window, computed by the caller so the trim is exact), member (unique).
+// ARGV: now, the cutoff (see `cutoff`: computed by the caller, so the trim is exact), a unique member.
 // One sorted set per key, scored by call time; a refused call is not recorded. Expired calls are
 // trimmed first, so the set never holds more than `max` live calls plus those of a larger limit.
 const slidingSource = (max: string, window: string, ttl: string) => `local max = ${max}
@@ -96,6 +96,48 @@ export class Plans {
 
   #any(sliding: boolean, max: number, windowMs: number, ttl: string): Plan {
     return { sliding, script: sliding ? SLIDING_ANY : BUCKET_ANY, extra: [max, windowMs, ttl] };
+  }
+}
+
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
+// Which half of the double holds the low bits of the significand.
+const LOW = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1;
+
+/** The next double above `x` (finite `x`). */
+function up(x: number): number {
+  if (x === 0) return Number.MIN_VALUE;
+  f64[0] = x;
+  // Adding one to the bits moves away from zero; subtracting, towards it.
+  const step = x > 0 ? 1 : -1;
+  const low = (u32[LOW] as number) + step;
+  u32[LOW] = low >>> 0;
+  if (low > 0xffffffff || low < 0) u32[1 - LOW] = ((u32[1 - LOW] as number) + step) >>> 0;
+  return f64[0] as number;
+}
+
+/**
+ * The latest call time that a window of `windowMs` has left at `now`: the largest `t` with
+ * `t + windowMs <= now` in floating point, the in-memory store's test. `now - windowMs` is it
+ * for whole milliseconds; with fractions the two can differ in the last bit, and the trim must
+ * agree with the in-memory store to the bit.
+ * @internal
+ */
+export function cutoff(now: number, windowMs: number): number {
+  const t = now - windowMs;
+  if (!Number.isFinite(t) || (t + windowMs <= now && up(t) + windowMs > now)) return t;
+  // Bisect between a time that has left (lo) and one that has not (hi): at most ~64 halvings for
+  // times of the clock's magnitude (more only for times near zero on a clock far from it).
+  let span = (Math.abs(now) + Math.abs(windowMs)) * 2 ** -50 + Number.MIN_VALUE;
+  let lo = t - span;
+  while (!(lo + windowMs <= now)) lo -= span *= 2;
+  let hi = t + span;
+  while (hi + windowMs <= now) hi += span *= 2;
+  for (;;) {
+    const mid = lo + (hi - lo) / 2;
+    if (mid === lo || mid === hi) return lo;
+    if (mid + windowMs <= now) lo = mid;
+    else hi = mid;
   }
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { RateLimitDecision, RateLimitRequest, RateLimitStore } from "@toolware/packs/rate-limit";
 import { guarded, guardedCall } from "./deadline.js";
-import { type Plan, Plans, toDecision } from "./rate-limit-scripts.js";
+import { cutoff, type Plan, Plans, toDecision } from "./rate-limit-scripts.js";
 import { connect, deleteMatching, globEscape, type RedisStoreOptions } from "./shared.js";
 
 const letThrough = (): RateLimitDecision => ({ allowed: true, remaining: 0, retryAfterMs: 0 });
@@ -63,7 +63,7 @@ export function redisRateLimitStore(options: RedisRateLimitStoreOptions): RedisR
       }
       let args: (string | number)[];
       if (p.sliding) {
-        args = [lastStoreKey, now, now - windowMs, `${token}${++calls}`];
+        args = [lastStoreKey, now, cutoff(now, windowMs), `${token}${++calls}`];
       } else args = [lastStoreKey, now];
       if (p.extra.length > 0) args.push(...p.extra);
       return guardedCall(c, "hit", p.script, 1, args, toDecision, letThrough);
