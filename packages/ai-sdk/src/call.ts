@@ -5,8 +5,22 @@ import type { AiSdkApprovalResponse, AiSdkCallContext } from "./types.js";
 /** The `framework.name` this adapter gives its calls. */
 export const FRAMEWORK = "ai-sdk";
 
-// Contexts this adapter made: `aiSdkCall` answers only for those, so no other code can pose as the SDK.
-const made = new WeakSet<object>();
+// Contexts this adapter made carry a private brand: `aiSdkCall` answers only for those, so no other
+// code can pose as the SDK. A class field stamped on the plain object (the constructor returns it)
+// rather than a WeakSet: a WeakSet entry per call costs ~1 µs and more for the GC with every entry
+// waiting to be collected, a brand costs one property; the context stays a plain frozen object.
+class Returns {
+  constructor(target: object) {
+    // biome-ignore lint/correctness/noConstructorReturn: the brand is stamped on the object passed in
+    return target;
+  }
+}
+class Made extends Returns {
+  #made = true;
+  static has(value: object): boolean {
+    return #made in value;
+  }
+}
 // Set by `aiSdkApproval` when it hands a call to the SDK's approval flow; read by the approval phase.
 const deferrals = new WeakMap<object, () => void>();
 
@@ -71,7 +85,7 @@ export function makeCall(
   phase: AiSdkCallContext["phase"],
 ): AiSdkCallContext {
   const messages = Array.isArray(options.messages) ? options.messages : [];
-  const call: AiSdkCallContext = Object.freeze({
+  const call: AiSdkCallContext = {
     toolName,
     toolCallId: options.toolCallId,
     input,
@@ -81,9 +95,10 @@ export function makeCall(
     toolContext: options.context,
     approvalResponse: findApprovalResponse(messages, options.toolCallId),
     phase,
-  });
-  made.add(call);
-  return call;
+  };
+  // Stamped before it is frozen: a brand cannot be added to a frozen object in every engine.
+  new Made(call);
+  return Object.freeze(call);
 }
 
 /** Lets `aiSdkApproval` tell the approval phase of `call` that the user is to be asked. @internal */
@@ -107,7 +122,7 @@ export function aiSdkCall(ctx: ToolCallHookContext): AiSdkCallContext | undefine
   const framework = ctx.framework;
   if (framework === undefined || framework.name !== FRAMEWORK) return undefined;
   const context = framework.context;
-  return context !== null && typeof context === "object" && made.has(context)
+  return context !== null && typeof context === "object" && Made.has(context)
     ? (context as AiSdkCallContext)
     : undefined;
 }

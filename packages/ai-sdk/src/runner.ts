@@ -43,10 +43,19 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   );
 }
 
+// A streaming tool: the chain sees its final value, as the SDK's own result would be.
+async function lastValue(values: AsyncIterable<unknown>): Promise<unknown> {
+  let last: unknown;
+  for await (const value of values) last = value;
+  return last;
+}
+
 /** Runs the calls of one guarded SDK tool through the chain. */
 export class ToolRunner {
   readonly tool: Tool<object, unknown>;
   readonly #gates = new Map<string, Gate>();
+  #slotId: string | undefined = undefined;
+  #slotGate: Gate | undefined = undefined;
   readonly #parked = new Map<string, Parked>();
   readonly #changed = new Set<string>();
 
@@ -64,7 +73,7 @@ export class ToolRunner {
       ...(tags === undefined ? {} : { tags }),
       ...(destructive === undefined ? {} : { destructive }),
       execute: (input, { signal, callId }) => {
-        const gate = this.#gates.get(callId);
+        const gate = this.#gateOf(callId);
         if (gate === undefined) {
           return Promise.reject(
             new ToolwareError("TOOLWARE_CALL_NOT_FOUND", `no AI SDK call ${callId} of tool ${name} is running`),
@@ -85,26 +94,35 @@ export class ToolRunner {
     this.#parked.delete(toolCallId);
   }
 
-  /** The SDK's `execute`: continues a parked call, or runs the whole chain now. */
-  async run(input: unknown, options: SdkCallOptions & Record<string, unknown>): Promise<unknown> {
-    const id = options.toolCallId;
-    const parked = this.#parked.get(id);
-    let outcome: ToolCallOutcome;
-    if (parked !== undefined) {
-      this.#parked.delete(id);
-      const signal = options.abortSignal;
-      if (signal instanceof AbortSignal) {
-        if (signal.aborted) parked.controller.abort(signal.reason);
-        else signal.addEventListener("abort", () => parked.controller.abort(signal.reason), { once: true });
-      }
-      parked.release?.(this.#sdkGate(options));
-      outcome = await parked.outcome;
-    } else {
+  /**
+   * The SDK's `execute`: continues a parked call, or runs the whole chain now. Not an `async`
+   * function: a call that needs no approval phase pays one reaction here, not three.
+   */
+  run(input: unknown, options: SdkCallOptions & Record<string, unknown>): Promise<unknown> {
+    try {
+      const id = options.toolCallId;
+      // Empty unless approvals are in play: the size check spares most calls the lookup.
+      const parked = this.#parked.size === 0 ? undefined : this.#parked.get(id);
+      if (parked !== undefined) return this.#resume(parked, id, options);
       const call = makeCall(this.name, input, options, "execute");
-      outcome = await this.#start(call, input, options.abortSignal, this.#sdkGate(options));
-      this.#report(outcome, call);
+      return this.#start(call, input, options.abortSignal, this.#sdkGate(options), (outcome) => {
+        this.#report(outcome, call);
+        return this.#mapped(outcome, id).value;
+      });
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return this.#mapped(outcome, id).value;
+  }
+
+  async #resume(parked: Parked, id: string, options: SdkCallOptions & Record<string, unknown>): Promise<unknown> {
+    this.#parked.delete(id);
+    const signal = options.abortSignal;
+    if (signal instanceof AbortSignal) {
+      if (signal.aborted) parked.controller.abort(signal.reason);
+      else signal.addEventListener("abort", () => parked.controller.abort(signal.reason), { once: true });
+    }
+    parked.release?.(this.#sdkGate(options));
+    return this.#mapped(await parked.outcome, id).value;
   }
 
   /**
@@ -131,7 +149,7 @@ export class ToolRunner {
       return runner.then((g) => g(args, signal));
     };
     const controller = new AbortController();
-    const outcome = this.#start(call, input, controller.signal, gate).then((o) => {
+    const outcome = this.#start(call, input, controller.signal, gate, (o) => {
       if (!deferred) this.#report(o, call);
       return o;
     });
@@ -146,30 +164,36 @@ export class ToolRunner {
     return settled.status === "blocked" ? { kind: "blocked", outcome: settled } : { kind: "go" };
   }
 
+  // Not an `async` function: the tool's own promise goes to the chain as it is (one reaction, not three);
+  // a tool that throws at once still fails as a rejection.
   #sdkGate(options: Record<string, unknown>): Gate {
-    return async (input, signal) => {
-      const result = this.execute(input, { ...options, abortSignal: signal });
-      if (!isAsyncIterable(result)) return result;
-      // A streaming tool: the chain sees its final value, as the SDK's own result would be.
-      let last: unknown;
-      for await (const value of result) last = value;
-      return last;
+    return (input, signal) => {
+      try {
+        const result = this.execute(input, { ...options, abortSignal: signal });
+        if (isAsyncIterable(result)) return lastValue(result);
+        return result instanceof Promise ? result : Promise.resolve(result);
+      } catch (error) {
+        return Promise.reject(error);
+      }
     };
   }
 
-  #start(
+  /** Runs the chain of `call`; `finish` gets its outcome (in the same reaction that closes the gate). */
+  #start<T>(
     call: AiSdkCallContext,
     input: unknown,
     signal: AbortSignal | undefined,
     gate: Gate,
-  ): Promise<ToolCallOutcome> {
+    finish: (outcome: ToolCallOutcome) => T,
+  ): Promise<T> {
     const id = call.toolCallId;
     let bound: PerCallBindings;
     try {
       // Fails closed: a throwing or ill-typed bind never runs the tool (TOOLWARE_BIND_FAILED / _INVALID_BINDINGS).
       bound = bindCall(this.options.bind, call, "ai-sdk");
     } catch (error) {
-      return Promise.resolve(this.#failed(call, error));
+      const failed = this.#failed(call, error);
+      return Promise.resolve().then(() => finish(failed));
     }
     // One shape for every call (not a spread of `bound`), so reading the bindings stays monomorphic.
     const bindings: CallBindings = {
@@ -180,7 +204,7 @@ export class ToolRunner {
       callId: id,
       framework: { name: FRAMEWORK, context: call },
     };
-    this.#gates.set(id, gate);
+    this.#openGate(id, gate);
     let pending: Promise<ToolCallOutcome>;
     try {
       pending = this.hooks.invoke(this.tool, copyOf(input) as object, bindings);
@@ -191,17 +215,39 @@ export class ToolRunner {
     return pending.then(
       (outcome) => {
         this.#closeGate(id, gate);
-        return outcome;
+        return finish(outcome);
       },
       (error: unknown) => {
         this.#closeGate(id, gate);
-        return this.#failed(call, error);
+        return finish(this.#failed(call, error));
       },
     );
   }
 
+  // The gate of the one call running (the usual case: the SDK runs a step's calls one after another
+  // unless the model asked for several) sits in a slot; further ones in the map. An id is in one
+  // place at most, and opening a gate for an id already open replaces it, as with the map alone.
+  #openGate(id: string, gate: Gate): void {
+    if (this.#slotId === id || (this.#slotId === undefined && !this.#gates.has(id))) {
+      this.#slotId = id;
+      this.#slotGate = gate;
+    } else {
+      this.#gates.set(id, gate);
+    }
+  }
+
+  #gateOf(id: string): Gate | undefined {
+    return id === this.#slotId ? this.#slotGate : this.#gates.get(id);
+  }
+
   #closeGate(id: string, gate: Gate): void {
-    if (this.#gates.get(id) === gate) this.#gates.delete(id);
+    if (id === this.#slotId) {
+      if (this.#slotGate !== gate) return;
+      this.#slotId = undefined;
+      this.#slotGate = undefined;
+    } else if (this.#gates.get(id) === gate) {
+      this.#gates.delete(id);
+    }
   }
 
   /** The outcome of a call that could not start (bad bindings, a throwing `bind`, a bad input). */
