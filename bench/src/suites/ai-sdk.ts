@@ -97,7 +97,11 @@ const cases: Cases = {
   ],
 };
 
-await runCase("ai-sdk", cases, { rounds: 24, roundMs: 60 }, [
+// A loop is ~0.5 ms, so mitata's least (8 samples of 4 loops) already takes ~16-35 ms: short rounds,
+// and many of them, pair the two subjects within tens of milliseconds of each other. The ratio is the
+// median of the per-round ratios; on a loaded machine single rounds move by ±10-30 %, so 24 rounds left
+// the median itself moving by a tenth from run to run, far more than the target's 3 %.
+await runCase("ai-sdk", cases, { rounds: 80, roundMs: 30 }, [
   `ai 6 \`generateText\` with its \`MockLanguageModelV3\` (from \`ai/test\`): the model calls the tool (zod input schema) in each of ${TOOL_STEPS} steps, then answers; \`stopWhen: stepCountIs(${TOOL_STEPS + 1})\`. The reference of this case is the unguarded loop.`,
   "Guarded: `guardTools(hooks, tools, { bind: () => ({ agent, crew }) })` over the toolware suite's mixed 10-hook stack (global, crew and agent layers, name filters), so every tool call runs 10 hooks.",
 ]);
