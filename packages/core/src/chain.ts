@@ -1,6 +1,6 @@
 import compose from "koa-compose";
 import type { ToolCallHookContext } from "./context.js";
-import { type Outer, type PlainSegment, runMiddleware, unwindStep } from "./middleware.js";
+import { type MiddlewareStep, type Outer, type PlainSegment, runMiddleware, unwindStep } from "./middleware.js";
 import type { Registration } from "./registration.js";
 import { runToolThen } from "./run-tool.js";
 import { runAfters, runBefores } from "./runners.js";
@@ -40,17 +40,16 @@ function segment(hooks: RuntimeHook[]): Segment[] {
   return segments;
 }
 
-type Center = <R>(ctx: Ctx, k: (ctx: Ctx) => R | Promise<R>) => R | Promise<R>;
-
-// The plain hooks around one center (the tool, or a middleware) run flat: before-hooks on the way
-// in, the center, then the after-hooks of the segments that were entered, innermost first. Sync
-// hooks never allocate a promise, and the center's own `.then` runs every after-hook and `done`.
+// The plain hooks around the tool run flat: before-hooks on the way in, the tool, then the
+// after-hooks of the segments that were entered, innermost first. Sync hooks never allocate a
+// promise, and the tool's own `.then` runs `afterTool` (every after-hook, then `done`), which the
+// chain makes once, not per call.
 function runGroup<R>(
   rt: Runtime,
   ctx: Ctx,
   segments: readonly Segment[],
   k: number,
-  center: Center,
+  afterTool: (ctx: Ctx) => R | Promise<R>,
   done: (ctx: Ctx) => R,
 ): R | Promise<R> {
   for (; k < segments.length; k++) {
@@ -60,12 +59,12 @@ function runGroup<R>(
     const at = k;
     if (r !== undefined) {
       return r.then(() =>
-        ctx._settled ? unwind(rt, ctx, segments, at, done) : runGroup(rt, ctx, segments, at + 1, center, done),
+        ctx._settled ? unwind(rt, ctx, segments, at, done) : runGroup(rt, ctx, segments, at + 1, afterTool, done),
       );
     }
     if (ctx._settled) return unwind(rt, ctx, segments, k, done);
   }
-  return center(ctx, (c) => unwind(rt, c, segments, segments.length, done));
+  return runToolThen(ctx, afterTool);
 }
 
 /** Runs the after-hooks of the segments before index `k`, innermost first, then `done`. */
@@ -91,16 +90,10 @@ type Group = readonly PlainSegment[];
 // With middlewares, koa-compose composes the middlewares alone: each of its steps is one middleware
 // with the plain hooks just outside it, and its last function is the innermost plain hooks with the
 // tool. A step reports to the middleware outside it when it is done, so that one needs no `.then`
-// on next() to know it.
-function stepFrom(
-  rt: Runtime,
-  ctx: Ctx,
-  group: Group,
-  k: number,
-  h: RuntimeHook,
-  next: KoaNext,
-  outer: Outer | undefined,
-): Promise<undefined> | undefined {
+// on next() to know it; the outermost step reports to the chain's end, which returns the outcome,
+// so the outcome needs no `.then` on koa-compose's promise either.
+function stepFrom(step: MiddlewareStep, ctx: Ctx, k: number, next: KoaNext, outer: Outer | undefined): unknown {
+  const { rt, group } = step;
   for (; k < group.length; k++) {
     const seg = group[k] as PlainSegment;
     if (seg.type !== "before") continue;
@@ -108,27 +101,31 @@ function stepFrom(
     const at = k;
     if (r !== undefined) {
       return r.then(() =>
-        ctx._settled ? unwindStep(rt, ctx, group, at, outer) : stepFrom(rt, ctx, group, at + 1, h, next, outer),
+        ctx._settled ? unwindStep(rt, ctx, group, at, outer) : stepFrom(step, ctx, at + 1, next, outer),
       );
     }
     if (ctx._settled) return unwindStep(rt, ctx, group, k, outer);
   }
-  return runMiddleware(rt, h, ctx, next, group, outer);
+  return runMiddleware(step, ctx, next, outer);
 }
 
-function middlewareStep(rt: Runtime, group: Group, h: RuntimeHook) {
-  return function toolwareMiddleware(ctx: Ctx, next: KoaNext): Promise<undefined> | undefined {
-    return stepFrom(rt, ctx, group, 0, h, next, ctx._outer);
+function middlewareStep(step: MiddlewareStep) {
+  return function toolwareMiddleware(ctx: Ctx, next: KoaNext): unknown {
+    return stepFrom(step, ctx, 0, next, ctx._outer);
   };
 }
 
+// The innermost step reports to the middleware that started it once the tool and the after-hooks
+// around it are done. It reads that middleware from the context then rather than keeping it from its
+// start: every write of `_outer` happens on the way in, before this step starts, so it is the same.
 function innermostStep(rt: Runtime, group: Group) {
-  return function toolStep(ctx: Ctx): Promise<undefined> | undefined {
+  const report = (ctx: Ctx): unknown => {
     const outer = ctx._outer;
-    return runGroup(rt, ctx, group, 0, runToolThen, () => {
-      outer?.();
-      return undefined;
-    });
+    return outer === undefined ? undefined : outer.report(ctx);
+  };
+  const afterTool = (ctx: Ctx): unknown => unwind(rt, ctx, group, group.length, report);
+  return function toolStep(ctx: Ctx): unknown {
+    return runGroup(rt, ctx, group, 0, afterTool, report);
   };
 }
 
@@ -142,25 +139,43 @@ export function buildChain(
   const hooks = regs.map((r) => toRuntime(r, defaultPolicy));
   const segments = segment(hooks);
   let run: Chain["run"];
+  // A chain belongs to one ToolHooks, which always passes the same `done`: what is made from it is
+  // made once, not per call.
+  let lastDone: ((ctx: Ctx) => unknown) | undefined;
   if (segments.length === 0) {
     run = (ctx, done) => runToolThen(ctx, done);
   } else if (segments.every((s) => s.type !== "middleware")) {
-    run = (ctx, done) => runGroup(rt, ctx, segments, 0, runToolThen, done);
+    let afterTool: (ctx: Ctx) => unknown = (c) => c;
+    run = <R>(ctx: Ctx, done: (ctx: Ctx) => R) => {
+      if (done !== lastDone) {
+        lastDone = done;
+        afterTool = (c) => unwind(rt, c, segments, segments.length, done);
+      }
+      return runGroup(rt, ctx, segments, 0, afterTool as (ctx: Ctx) => R | Promise<R>, done);
+    };
   } else {
-    const steps: ((ctx: Ctx, next: KoaNext) => Promise<undefined> | undefined)[] = [];
+    const steps: ((ctx: Ctx, next: KoaNext) => unknown)[] = [];
     let group: PlainSegment[] = [];
     for (const s of segments) {
       if (s.type !== "middleware") group.push(s);
       else {
-        steps.push(middlewareStep(rt, group, s.hook));
+        steps.push(middlewareStep({ rt, hook: s.hook, group }));
         group = [];
       }
     }
     const last = innermostStep(rt, group);
-    // Middlewares are composed with koa-compose, by design (the contract's baseline): its
-    // dispatcher always returns a promise, so `done` runs in one `.then` after the onion.
+    // Middlewares are composed with koa-compose, by design (the contract's baseline). Its promise
+    // settles with what the outermost step returns: the outcome, built by the chain's end.
     const composed = compose(steps);
-    run = (ctx, done) => composed(ctx, last).then(() => done(ctx));
+    let end: Outer = { report: (c) => c };
+    run = <R>(ctx: Ctx, done: (ctx: Ctx) => R) => {
+      if (done !== lastDone) {
+        lastDone = done;
+        end = { report: (c) => done(c) };
+      }
+      ctx._outer = end;
+      return composed(ctx, last) as unknown as Promise<R>;
+    };
   }
   return { regs, run, empty: hooks.length === 0, versions, mayReject: hooks.some((h) => h.policy === "throw") };
 }

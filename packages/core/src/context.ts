@@ -2,6 +2,7 @@ import { blockCall, respondCall } from "./call-state.js";
 import type { Agent, Crew, Task } from "./entities.js";
 import { ToolwareError, ToolwareTypeError } from "./errors.js";
 import { trackInput } from "./input-proxy.js";
+import type { Outer } from "./middleware.js";
 import { CallSignals, followCaller, NEVER_ABORTED } from "./signals.js";
 import type { CallStatus, FrameworkCall, Tool, ToolCallState, ToolInput, TraceEntry } from "./types.js";
 
@@ -116,7 +117,7 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   /** @internal counts block()/respond() calls so a middleware's trace can tell its own decisions */ _decisions = 0;
   /** @internal */ _wrappers: ExecutionWrapper[] | undefined = undefined;
   /** @internal the middleware whose next() started the step running now: that step reports to it when done */ _outer:
-    | (() => void)
+    | Outer
     | undefined = undefined;
   /** @internal */ readonly _trace: TraceEntry[] = [];
   /** @internal when the call started, for `call:end`; -1 when nobody listens to it */ _startedAt = -1;

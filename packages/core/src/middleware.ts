@@ -22,12 +22,24 @@ const noop = (): void => {};
 /** A run of plain hooks of one kind: what sits between two middlewares. @internal */
 export type PlainSegment = { readonly type: "before" | "after"; readonly hooks: RuntimeHook[] };
 
-/** Tells the middleware whose next() started a step that the step is done. @internal */
-export type Outer = () => void;
+/**
+ * What a step tells when it is done: the middleware whose next() started it (which then knows its
+ * own changes from those made inside), or the chain's end, which returns the outcome. @internal
+ */
+export interface Outer {
+  report(ctx: Ctx): unknown;
+}
+
+/** One middleware of a chain with the plain hooks just outside it (compiled once per chain). @internal */
+export interface MiddlewareStep {
+  readonly rt: Runtime;
+  readonly hook: RuntimeHook;
+  readonly group: readonly PlainSegment[];
+}
 
 /**
  * Runs the after-hooks of the segments of `group` before index `k`, innermost first, then tells
- * `outer` that this step is done. @internal
+ * `outer` that this step is done, and returns what `outer` returns. @internal
  */
 export function unwindStep(
   rt: Runtime,
@@ -35,45 +47,199 @@ export function unwindStep(
   group: readonly PlainSegment[],
   k: number,
   outer: Outer | undefined,
-): Promise<undefined> | undefined {
+): unknown {
   for (let i = k - 1; i >= 0; i--) {
     const seg = group[i] as PlainSegment;
     if (seg.type !== "after") continue;
     const r = runAfters(rt, ctx, seg.hooks, seg.hooks.length - 1);
     if (r !== undefined) return r.then(() => unwindStep(rt, ctx, group, i, outer));
   }
-  outer?.();
-  return undefined;
+  return outer === undefined ? undefined : outer.report(ctx);
+}
+
+// Only a middleware with a time limit (or under `timing: true`) reads the clock: the rest never
+// allocate this, and keep no double-valued fields.
+class Clock {
+  readonly t0 = now();
+  /** Time spent inside next(), which belongs to the rest of the chain, not to this middleware. */
+  insideMs = 0;
+  enteredAt = 0;
+  readonly budget: Budget | undefined;
+
+  constructor(h: RuntimeHook) {
+    this.budget = h.timeoutMs === undefined ? undefined : new Budget(h, h.timeoutMs);
+  }
+}
+
+// One run of one middleware: a single object (no closure context of captured variables) that is
+// also what the step inside next() reports to.
+class MiddlewareRun implements Outer {
+  stage = BEFORE;
+  /** next()'s promise, once called. */
+  inner: Promise<void> | undefined = undefined;
+  /** After a "continue" failure before next(): the rest the engine ran in the middleware's place. */
+  skipped: Promise<void> | undefined = undefined;
+  decisionsAtNext = 0;
+  /** block()/respond() calls made inside next(): not this middleware's own decisions. */
+  innerDecisions = 0;
+  resultAtNext: string | undefined = undefined;
+  readonly version: number;
+  readonly decisions0: number;
+  readonly clock: Clock | undefined;
+
+  constructor(
+    readonly step: MiddlewareStep,
+    readonly ctx: Ctx,
+    readonly next: KoaNext,
+    readonly outer: Outer | undefined,
+  ) {
+    const h = step.hook;
+    this.clock = step.rt.timing || h.timeoutMs !== undefined ? new Clock(h) : undefined;
+    this.version = ctx._inputVersion;
+    this.decisions0 = ctx._decisions;
+  }
+
+  /** The step inside next() is done. */
+  report(): undefined {
+    if (this.stage !== INSIDE) return undefined;
+    this.stage = AFTER;
+    const clock = this.clock;
+    if (clock !== undefined) clock.insideMs += now() - clock.enteredAt;
+    this.innerDecisions = this.ctx._decisions - this.decisionsAtNext;
+    this.resultAtNext = this.ctx.toolResult;
+    clock?.budget?.resume();
+    return undefined;
+  }
+}
+
+// Where the middleware's own time started, for its trace entry: the time inside next() skipped.
+function startOf(run: MiddlewareRun): number {
+  const clock = run.clock;
+  return clock === undefined ? 0 : clock.t0 + clock.insideMs;
+}
+
+function unwindRun(run: MiddlewareRun): unknown {
+  const { rt, group } = run.step;
+  return unwindStep(rt, run.ctx, group, group.length, run.outer);
+}
+
+// The next() the middleware receives, bound to its run (a bound function costs less than a closure).
+function guardedNext(this: MiddlewareRun): Promise<void> {
+  // An abandoned middleware's late next() runs nothing, but waits for the chain the engine ran in its place.
+  if (this.stage === ABANDONED) return this.skipped ?? Promise.resolve();
+  if (this.stage !== BEFORE) {
+    return Promise.reject(
+      new ToolwareError(
+        "TOOLWARE_NEXT_TWICE",
+        `middleware ${this.step.hook.name} called next() more than once; the chain runs once per call (use ctx.wrapExecution() to run the tool again)`,
+      ),
+    );
+  }
+  this.stage = INSIDE;
+  const clock = this.clock;
+  if (clock !== undefined) {
+    clock.budget?.pause();
+    clock.enteredAt = now();
+  }
+  const ctx = this.ctx;
+  this.decisionsAtNext = ctx._decisions;
+  this.resultAtNext = ctx.toolResult;
+  if (ctx._settled) {
+    this.report();
+    return Promise.resolve();
+  }
+  // The step koa-compose starts now reads this synchronously: it is the one to report back.
+  ctx._outer = this;
+  const inner = this.next();
+  this.inner = inner;
+  return inner;
 }
 
 // next() was called but the rest has not reported back (not awaited, or it rejected and was caught):
 // the rest must finish before the middleware's call does.
-function afterInner(
-  inner: Promise<void>,
-  innerDone: Outer,
-  then: () => Promise<undefined> | undefined,
-): Promise<undefined> {
-  const settled = (): Promise<undefined> | undefined => {
-    innerDone();
+function afterInner(run: MiddlewareRun, then: () => unknown): Promise<unknown> {
+  const settled = (): unknown => {
+    run.report();
     return then();
   };
-  return inner.then(settled, settled);
+  return (run.inner as Promise<void>).then(settled, settled);
+}
+
+// What the middleware threw or rejected with; bound to its run when it is the `.then`'s handler.
+function failedThis(this: MiddlewareRun, e: unknown): unknown {
+  return failed(this, e);
+}
+
+function failed(run: MiddlewareRun, e: unknown): unknown {
+  run.clock?.budget?.stop();
+  if (fatalErrors.has(e as object)) throw e;
+  const stage = run.stage;
+  if (stage === INSIDE) return afterInner(run, () => failed(run, e));
+  const { rt, hook: h, group } = run.step;
+  const ctx = run.ctx;
+  if (stage === BEFORE || stage === ABANDONED) {
+    run.stage = ABANDONED;
+    if (fail(rt, ctx, h, "before", e, startOf(run)) || ctx._settled) return unwindRun(run);
+    // The "continue" policy: the engine runs the rest of the chain in the middleware's place.
+    ctx._outer = undefined;
+    const rest = run.next();
+    run.skipped = rest.then(noop, noop);
+    return rest.then(() => unwindStep(rt, ctx, group, group.length, run.outer));
+  }
+  fail(rt, ctx, h, "after", e, startOf(run));
+  return unwindRun(run);
+}
+
+// The middleware returned; bound to its run when it is the `.then`'s handler.
+function finishThis(this: MiddlewareRun): unknown {
+  return finish(this);
+}
+
+function finish(run: MiddlewareRun): unknown {
+  const clock = run.clock;
+  clock?.budget?.stop();
+  if (run.stage === INSIDE) return afterInner(run, () => finish(run));
+  const { rt, hook: h } = run.step;
+  const ctx = run.ctx;
+  // Synchronous work cannot be interrupted by the timer: judge it once the middleware returns.
+  if (h.timeoutMs !== undefined && now() - startOf(run) > h.timeoutMs) {
+    return failed(run, new HookTimeoutError(h.name, h.timeoutMs));
+  }
+  if (run.stage === BEFORE && !ctx._settled) {
+    run.stage = ABANDONED;
+    const error = new ToolwareError(
+      "TOOLWARE_NEXT_NOT_CALLED",
+      `middleware ${h.name} returned without calling next(), ctx.respond() or ctx.block(): did you forget \`await next()\`?`,
+    );
+    failBeforeTool(ctx, error);
+    rt.hookFailed(ctx, h, "before", error);
+    record(rt, ctx, h, "before", "failed", startOf(run), error, error.message);
+    return unwindRun(run);
+  }
+  const own = ctx._decisions - run.decisions0 - run.innerDecisions;
+  const action: TraceAction =
+    own > 0
+      ? ctx._status === "blocked"
+        ? "blocked"
+        : "substituted"
+      : run.stage === AFTER && ctx.toolResult !== run.resultAtNext
+        ? "modified-result"
+        : ctx._inputVersion !== run.version
+          ? "modified-input"
+          : "proceeded";
+  record(rt, ctx, h, run.stage === BEFORE ? "before" : "around", action, startOf(run));
+  return unwindRun(run);
 }
 
 /**
  * Runs a user middleware with its error policy, time budget, next() guard and trace entry, then the
- * after-hooks of `group` (the plain hooks just outside it) and the report to `outer`. There is no
- * try/await boundary: what the middleware returns gets one `.then(finish, onError)`, and the step
- * inside next() reports when it is done instead of next() getting a `.then` of its own. @internal
+ * after-hooks of its step's group (the plain hooks just outside it) and the report to `outer`. There
+ * is no try/await boundary: what the middleware returns gets one `.then(finish, failed)`, and the
+ * step inside next() reports when it is done instead of next() getting a `.then` of its own.
+ * @internal
  */
-export function runMiddleware(
-  rt: Runtime,
-  h: RuntimeHook,
-  ctx: Ctx,
-  next: KoaNext,
-  group: readonly PlainSegment[],
-  outer: Outer | undefined,
-): Promise<undefined> | undefined {
+export function runMiddleware(step: MiddlewareStep, ctx: Ctx, next: KoaNext, outer: Outer | undefined): unknown {
+  const { rt, hook: h, group } = step;
   const ok = applies(rt, ctx, h, "before");
   if (ok === "blocked") return unwindStep(rt, ctx, group, group.length, outer);
   if (ok === false) {
@@ -81,119 +247,21 @@ export function runMiddleware(
     ctx._outer = undefined;
     return next().then(() => unwindStep(rt, ctx, group, group.length, outer));
   }
+  const run = new MiddlewareRun(step, ctx, next, outer);
   const fn = h.fn as (ctx: Ctx, next: KoaNext) => unknown;
-  const clocked = rt.timing || h.timeoutMs !== undefined;
-  const t0 = clocked ? now() : 0;
-  // Time spent inside next() belongs to the rest of the chain, not to this middleware.
-  let insideMs = 0;
-  let enteredAt = 0;
-  const version = ctx._inputVersion;
-  const decisions0 = ctx._decisions;
-  let decisionsAtNext = 0;
-  let stage = BEFORE;
-  let inner: Promise<void> | undefined;
-  let skipped: Promise<void> | undefined;
-  let innerDecisions = 0;
-  let resultAtNext: string | undefined;
-  const budget = h.timeoutMs === undefined ? undefined : new Budget(h, h.timeoutMs);
-
-  const innerDone: Outer = () => {
-    if (stage !== INSIDE) return;
-    stage = AFTER;
-    if (clocked) insideMs += now() - enteredAt;
-    innerDecisions = ctx._decisions - decisionsAtNext;
-    resultAtNext = ctx.toolResult;
-    budget?.resume();
-  };
-
-  const guardedNext: KoaNext = () => {
-    // An abandoned middleware's late next() runs nothing, but waits for the chain the engine ran in its place.
-    if (stage === ABANDONED) return skipped ?? Promise.resolve();
-    if (stage !== BEFORE) {
-      return Promise.reject(
-        new ToolwareError(
-          "TOOLWARE_NEXT_TWICE",
-          `middleware ${h.name} called next() more than once; the chain runs once per call (use ctx.wrapExecution() to run the tool again)`,
-        ),
-      );
-    }
-    stage = INSIDE;
-    budget?.pause();
-    if (clocked) enteredAt = now();
-    decisionsAtNext = ctx._decisions;
-    resultAtNext = ctx.toolResult;
-    if (ctx._settled) {
-      innerDone();
-      return Promise.resolve();
-    }
-    // The step koa-compose starts now reads this synchronously: it is the one to report back.
-    ctx._outer = innerDone;
-    inner = next();
-    return inner;
-  };
-
-  const onError = (e: unknown): Promise<undefined> | undefined => {
-    budget?.stop();
-    if (fatalErrors.has(e as object)) throw e;
-    if (stage === INSIDE) return afterInner(inner as Promise<void>, innerDone, () => onError(e));
-    if (stage === BEFORE || stage === ABANDONED) {
-      stage = ABANDONED;
-      if (fail(rt, ctx, h, "before", e, t0 + insideMs) || ctx._settled) {
-        return unwindStep(rt, ctx, group, group.length, outer);
-      }
-      // The "continue" policy: the engine runs the rest of the chain in the middleware's place.
-      ctx._outer = undefined;
-      const rest = next();
-      skipped = rest.then(noop, noop);
-      return rest.then(() => unwindStep(rt, ctx, group, group.length, outer));
-    }
-    fail(rt, ctx, h, "after", e, t0 + insideMs);
-    return unwindStep(rt, ctx, group, group.length, outer);
-  };
-
-  const finish = (): Promise<undefined> | undefined => {
-    budget?.stop();
-    if (stage === INSIDE) return afterInner(inner as Promise<void>, innerDone, finish);
-    // Synchronous work cannot be interrupted by the timer: judge it once the middleware returns.
-    if (h.timeoutMs !== undefined && now() - t0 - insideMs > h.timeoutMs) {
-      return onError(new HookTimeoutError(h.name, h.timeoutMs));
-    }
-    if (stage === BEFORE && !ctx._settled) {
-      stage = ABANDONED;
-      const error = new ToolwareError(
-        "TOOLWARE_NEXT_NOT_CALLED",
-        `middleware ${h.name} returned without calling next(), ctx.respond() or ctx.block(): did you forget \`await next()\`?`,
-      );
-      failBeforeTool(ctx, error);
-      rt.hookFailed(ctx, h, "before", error);
-      record(rt, ctx, h, "before", "failed", t0 + insideMs, error, error.message);
-      return unwindStep(rt, ctx, group, group.length, outer);
-    }
-    const own = ctx._decisions - decisions0 - innerDecisions;
-    const action: TraceAction =
-      own > 0
-        ? ctx._status === "blocked"
-          ? "blocked"
-          : "substituted"
-        : stage === AFTER && ctx.toolResult !== resultAtNext
-          ? "modified-result"
-          : ctx._inputVersion !== version
-            ? "modified-input"
-            : "proceeded";
-    record(rt, ctx, h, stage === BEFORE ? "before" : "around", action, t0 + insideMs);
-    return unwindStep(rt, ctx, group, group.length, outer);
-  };
-
   let result: unknown;
   let then: Then | undefined;
   try {
-    result = fn(ctx, guardedNext);
+    result = fn(ctx, guardedNext.bind(run));
     // A returned value whose inspection throws (a revoked proxy) is this middleware's failure.
     then = thenOf(result);
   } catch (e) {
-    return onError(e);
+    return failed(run, e);
   }
-  if (then === undefined) return finish();
-  if (budget === undefined) return settle(result as object, then, finish, onError);
-  return Promise.race([result, budget.expired]).then(finish, onError);
+  if (then === undefined) return finish(run);
+  const ok2 = finishThis.bind(run);
+  const err = failedThis.bind(run);
+  const budget = run.clock?.budget;
+  if (budget === undefined) return settle(result as object, then, ok2, err);
+  return Promise.race([result, budget.expired]).then(ok2, err);
 }
