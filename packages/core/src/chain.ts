@@ -110,6 +110,11 @@ function stepFrom(step: MiddlewareStep, ctx: Ctx, k: number, next: KoaNext, oute
 }
 
 function middlewareStep(step: MiddlewareStep) {
+  if (step.group.every((s) => s.type !== "before")) {
+    return function toolwareMiddleware(ctx: Ctx, next: KoaNext): unknown {
+      return runMiddleware(step, ctx, next, ctx._outer);
+    };
+  }
   return function toolwareMiddleware(ctx: Ctx, next: KoaNext): unknown {
     return stepFrom(step, ctx, 0, next, ctx._outer);
   };
@@ -159,7 +164,8 @@ export function buildChain(
     for (const s of segments) {
       if (s.type !== "middleware") group.push(s);
       else {
-        steps.push(middlewareStep({ rt, hook: s.hook, group }));
+        const clocked = rt.timing || s.hook.timeoutMs !== undefined;
+        steps.push(middlewareStep({ rt, hook: s.hook, group, clocked }));
         group = [];
       }
     }

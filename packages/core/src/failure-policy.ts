@@ -39,9 +39,13 @@ export function fail(
 
 /** Runs a hook's per-call predicates; a predicate that throws counts as the hook failing. @internal */
 export function applies(rt: Runtime, ctx: Ctx, h: RuntimeHook, phase: "before" | "after"): boolean | "blocked" {
-  if (h.predicates === null) return true;
+  // Most hooks have none: this much inlines into every runner, the rest stays out of line.
+  return h.predicates === null ? true : predicatesApply(rt, ctx, h, phase);
+}
+
+function predicatesApply(rt: Runtime, ctx: Ctx, h: RuntimeHook, phase: "before" | "after"): boolean | "blocked" {
   try {
-    return predicatesPass(h.predicates, ctx);
+    return predicatesPass(h.predicates as NonNullable<RuntimeHook["predicates"]>, ctx);
   } catch (e) {
     return fail(rt, ctx, h, phase, e, now()) ? "blocked" : false;
   }

@@ -35,6 +35,8 @@ export interface MiddlewareStep {
   readonly rt: Runtime;
   readonly hook: RuntimeHook;
   readonly group: readonly PlainSegment[];
+  /** Whether its runs read the clock: under `timing: true`, or with a time limit. */
+  readonly clocked: boolean;
 }
 
 /**
@@ -93,8 +95,7 @@ class MiddlewareRun implements Outer {
     readonly next: KoaNext,
     readonly outer: Outer | undefined,
   ) {
-    const h = step.hook;
-    this.clock = step.rt.timing || h.timeoutMs !== undefined ? new Clock(h) : undefined;
+    this.clock = step.clocked ? new Clock(step.hook) : undefined;
     this.version = ctx._inputVersion;
     this.decisions0 = ctx._decisions;
   }
