@@ -77,12 +77,12 @@ class Clock {
 // also what the step inside next() reports to.
 class MiddlewareRun implements Outer {
   stage = BEFORE;
-  /** next()'s promise, once called. */
+  /**
+   * next()'s promise once called; after a "continue" failure before next() (stage ABANDONED), the
+   * rest the engine ran in the middleware's place, which a late next() waits for.
+   */
   inner: Promise<void> | undefined = undefined;
-  /** After a "continue" failure before next(): the rest the engine ran in the middleware's place. */
-  skipped: Promise<void> | undefined = undefined;
-  decisionsAtNext = 0;
-  /** block()/respond() calls made inside next(): not this middleware's own decisions. */
+  /** block()/respond() calls so far when next() is called; once it settled, those made inside it. */
   innerDecisions = 0;
   resultAtNext: string | undefined = undefined;
   readonly version: number;
@@ -106,7 +106,7 @@ class MiddlewareRun implements Outer {
     this.stage = AFTER;
     const clock = this.clock;
     if (clock !== undefined) clock.insideMs += now() - clock.enteredAt;
-    this.innerDecisions = this.ctx._decisions - this.decisionsAtNext;
+    this.innerDecisions = this.ctx._decisions - this.innerDecisions;
     this.resultAtNext = this.ctx.toolResult;
     clock?.budget?.resume();
     return undefined;
@@ -127,7 +127,7 @@ function unwindRun(run: MiddlewareRun): unknown {
 // The next() the middleware receives, bound to its run (a bound function costs less than a closure).
 function guardedNext(this: MiddlewareRun): Promise<void> {
   // An abandoned middleware's late next() runs nothing, but waits for the chain the engine ran in its place.
-  if (this.stage === ABANDONED) return this.skipped ?? Promise.resolve();
+  if (this.stage === ABANDONED) return this.inner ?? Promise.resolve();
   if (this.stage !== BEFORE) {
     return Promise.reject(
       new ToolwareError(
@@ -143,7 +143,7 @@ function guardedNext(this: MiddlewareRun): Promise<void> {
     clock.enteredAt = now();
   }
   const ctx = this.ctx;
-  this.decisionsAtNext = ctx._decisions;
+  this.innerDecisions = ctx._decisions;
   this.resultAtNext = ctx.toolResult;
   if (ctx._settled) {
     this.report();
@@ -184,7 +184,7 @@ function failed(run: MiddlewareRun, e: unknown): unknown {
     // The "continue" policy: the engine runs the rest of the chain in the middleware's place.
     ctx._outer = undefined;
     const rest = run.next();
-    run.skipped = rest.then(noop, noop);
+    run.inner = rest.then(noop, noop);
     return rest.then(() => unwindStep(rt, ctx, group, group.length, run.outer));
   }
   fail(rt, ctx, h, "after", e, startOf(run));
