@@ -62,42 +62,53 @@ export function unwindStep(
 // Only a middleware with a time limit (or under `timing: true`) reads the clock: the rest never
 // allocate this, and keep no double-valued fields.
 class Clock {
-  readonly t0 = now();
+  declare readonly t0: number;
   /** Time spent inside next(), which belongs to the rest of the chain, not to this middleware. */
-  insideMs = 0;
-  enteredAt = 0;
-  readonly budget: Budget | undefined;
+  declare insideMs: number;
+  declare enteredAt: number;
+  declare readonly budget: Budget | undefined;
 
   constructor(h: RuntimeHook) {
+    this.t0 = now();
+    this.insideMs = 0;
+    this.enteredAt = 0;
     this.budget = h.timeoutMs === undefined ? undefined : new Budget(h, h.timeoutMs);
   }
 }
 
 // One run of one middleware: a single object (no closure context of captured variables) that is
-// also what the step inside next() reports to.
+// also what the step inside next() reports to. Its fields are `declare`d and set in the constructor:
+// emitted as class fields they would each be defined once more, per middleware and call.
 class MiddlewareRun implements Outer {
-  stage = BEFORE;
+  declare readonly step: MiddlewareStep;
+  declare readonly ctx: Ctx;
+  declare readonly next: KoaNext;
+  declare readonly outer: Outer | undefined;
+  declare stage: number;
   /**
    * next()'s promise once called; after a "continue" failure before next() (stage ABANDONED), the
    * rest the engine ran in the middleware's place, which a late next() waits for.
    */
-  inner: Promise<void> | undefined = undefined;
+  declare inner: Promise<void> | undefined;
   /** block()/respond() calls so far when next() is called; once it settled, those made inside it. */
-  innerDecisions = 0;
-  resultAtNext: string | undefined = undefined;
-  readonly version: number;
-  readonly decisions0: number;
-  readonly clock: Clock | undefined;
+  declare innerDecisions: number;
+  declare resultAtNext: string | undefined;
+  declare readonly version: number;
+  declare readonly decisions0: number;
+  declare readonly clock: Clock | undefined;
 
-  constructor(
-    readonly step: MiddlewareStep,
-    readonly ctx: Ctx,
-    readonly next: KoaNext,
-    readonly outer: Outer | undefined,
-  ) {
-    this.clock = step.clocked ? new Clock(step.hook) : undefined;
+  constructor(step: MiddlewareStep, ctx: Ctx, next: KoaNext, outer: Outer | undefined) {
+    this.step = step;
+    this.ctx = ctx;
+    this.next = next;
+    this.outer = outer;
+    this.stage = BEFORE;
+    this.inner = undefined;
+    this.innerDecisions = 0;
+    this.resultAtNext = undefined;
     this.version = ctx._inputVersion;
     this.decisions0 = ctx._decisions;
+    this.clock = step.clocked ? new Clock(step.hook) : undefined;
   }
 
   /** The step inside next() is done. */
