@@ -159,19 +159,28 @@ export function buildChain(
       return runGroup(rt, ctx, segments, 0, afterTool as (ctx: Ctx) => R | Promise<R>, done);
     };
   } else {
-    const steps: ((ctx: Ctx, next: KoaNext) => unknown)[] = [];
+    const outside: [RuntimeHook, PlainSegment[]][] = [];
     let group: PlainSegment[] = [];
     for (const s of segments) {
       if (s.type !== "middleware") group.push(s);
       else {
-        const clocked = rt.timing || s.hook.timeoutMs !== undefined;
-        steps.push(middlewareStep({ rt, hook: s.hook, group, clocked }));
+        outside.push([s.hook, group]);
         group = [];
       }
     }
-    const last = innermostStep(rt, group);
-    // Middlewares are composed with koa-compose, by design (the contract's baseline). Its promise
-    // settles with what the outermost step returns: the outcome, built by the chain's end.
+    const innermost = innermostStep(rt, group);
+    const steps = outside.map(([hook, g], i) =>
+      middlewareStep({
+        rt,
+        hook,
+        group: g,
+        clocked: rt.timing || hook.timeoutMs !== undefined,
+        last: i === outside.length - 1 ? innermost : undefined,
+      }),
+    );
+    // Middlewares are composed with koa-compose, by design (the contract's baseline): the innermost
+    // one's next() runs the innermost step itself. koa-compose's promise settles with what the
+    // outermost step returns: the outcome, built by the chain's end.
     const composed = compose(steps);
     let end: Outer = { report: (c) => c };
     run = <R>(ctx: Ctx, done: (ctx: Ctx) => R) => {
@@ -180,7 +189,7 @@ export function buildChain(
         end = { report: (c) => done(c) };
       }
       ctx._outer = end;
-      return composed(ctx, last) as unknown as Promise<R>;
+      return composed(ctx) as unknown as Promise<R>;
     };
   }
   return { regs, run, empty: hooks.length === 0, versions, mayReject: hooks.some((h) => h.policy === "throw") };

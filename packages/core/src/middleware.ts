@@ -37,6 +37,22 @@ export interface MiddlewareStep {
   readonly group: readonly PlainSegment[];
   /** Whether its runs read the clock: under `timing: true`, or with a time limit. */
   readonly clocked: boolean;
+  /**
+   * The innermost middleware's: the innermost plain hooks and the tool, which its next() runs itself
+   * (koa-compose's dispatcher would only add a bind and a `Promise.resolve` around it).
+   */
+  readonly last: ((ctx: Ctx) => unknown) | undefined;
+}
+
+// The rest of the chain inside a middleware: through koa-compose, or the innermost step itself.
+function rest(step: MiddlewareStep, ctx: Ctx, next: KoaNext): Promise<void> {
+  const last = step.last;
+  if (last === undefined) return next();
+  try {
+    return Promise.resolve(last(ctx)) as Promise<void>;
+  } catch (e) {
+    return Promise.reject(e);
+  }
 }
 
 /**
@@ -162,7 +178,7 @@ function guardedNext(this: MiddlewareRun): Promise<void> {
   }
   // The step koa-compose starts now reads this synchronously: it is the one to report back.
   ctx._outer = this;
-  const inner = this.next();
+  const inner = rest(this.step, ctx, this.next);
   this.inner = inner;
   return inner;
 }
@@ -194,9 +210,9 @@ function failed(run: MiddlewareRun, e: unknown): unknown {
     if (fail(rt, ctx, h, "before", e, startOf(run)) || ctx._settled) return unwindRun(run);
     // The "continue" policy: the engine runs the rest of the chain in the middleware's place.
     ctx._outer = undefined;
-    const rest = run.next();
-    run.inner = rest.then(noop, noop);
-    return rest.then(() => unwindStep(rt, ctx, group, group.length, run.outer));
+    const inside = rest(run.step, ctx, run.next);
+    run.inner = inside.then(noop, noop);
+    return inside.then(() => unwindStep(rt, ctx, group, group.length, run.outer));
   }
   fail(rt, ctx, h, "after", e, startOf(run));
   return unwindRun(run);
@@ -257,7 +273,7 @@ export function runMiddleware(step: MiddlewareStep, ctx: Ctx, next: KoaNext, out
   if (ok === false) {
     // Not this call's: the rest runs as if it were not there, then the hooks outside.
     ctx._outer = undefined;
-    return next().then(() => unwindStep(rt, ctx, group, group.length, outer));
+    return rest(step, ctx, next).then(() => unwindStep(rt, ctx, group, group.length, outer));
   }
   const run = new MiddlewareRun(step, ctx, next, outer);
   const fn = h.fn as (ctx: Ctx, next: KoaNext) => unknown;
