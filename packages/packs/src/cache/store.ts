@@ -80,21 +80,29 @@ export function memoryCacheStore(options: MemoryCacheStoreOptions = {}): MemoryC
   }
   const entries = new Map<string, CacheEntry>();
   let evictions = 0;
-  // The most recently used key, last in the map: a hit on it has no order to change (a hot key's hits).
+  // The most recently used key, last in the map, and its entry: a hit on it has no order to change (a hot
+  // key's hits). Every write of the map that could touch that key clears or replaces both.
   let newest: string | undefined;
+  let newestEntry: CacheEntry | undefined;
+  const forgetNewest = (): void => {
+    newest = undefined;
+    newestEntry = undefined;
+  };
   return {
     get(key: string, now: number): CacheEntry | undefined {
-      const entry = entries.get(key);
+      // The hot key's entry is held beside the map: its hits need no lookup and have no order to change.
+      const entry = key === newest ? (newestEntry as CacheEntry) : entries.get(key);
       if (entry === undefined) return undefined;
       if (entry.expiresAt <= now) {
         entries.delete(key);
-        if (key === newest) newest = undefined;
+        if (key === newest) forgetNewest();
         return undefined;
       }
       if (key !== newest) {
         entries.delete(key);
         entries.set(key, entry);
         newest = key;
+        newestEntry = entry;
       }
       return entry;
     },
@@ -102,6 +110,7 @@ export function memoryCacheStore(options: MemoryCacheStoreOptions = {}): MemoryC
       entries.delete(key);
       entries.set(key, entry);
       newest = key;
+      newestEntry = entry;
       while (entries.size > maxEntries) {
         const oldest = entries.keys().next().value as string;
         entries.delete(oldest);
@@ -109,11 +118,11 @@ export function memoryCacheStore(options: MemoryCacheStoreOptions = {}): MemoryC
       }
     },
     delete(key: string): boolean {
-      if (key === newest) newest = undefined;
+      if (key === newest) forgetNewest();
       return entries.delete(key);
     },
     deletePrefix(prefix: string): number {
-      newest = undefined;
+      forgetNewest();
       let n = 0;
       for (const key of entries.keys()) {
         if (key.startsWith(prefix)) {
@@ -124,7 +133,7 @@ export function memoryCacheStore(options: MemoryCacheStoreOptions = {}): MemoryC
       return n;
     },
     clear(): void {
-      newest = undefined;
+      forgetNewest();
       entries.clear();
     },
     get size(): number {
