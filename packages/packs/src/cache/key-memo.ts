@@ -7,106 +7,106 @@
 // (plain objects and arrays of strings, finite numbers, booleans and null), and only a small input: the
 // copy must cost less than the key it saves.
 
-// A plain object as Object.keys listed it, with each value's copy.
-class ObjectCopy {
-  constructor(
-    readonly keys: readonly string[],
-    readonly values: readonly unknown[],
-  ) {}
-}
-
-class ArrayCopy {
-  constructor(readonly items: readonly unknown[]) {}
-}
+// The copy is one flat array, rewritten in place for each new key (no allocation but Object.keys): a plain
+// object is OBJECT, its key count, then each key and its value's copy, in Object.keys order; an array is
+// ARRAY, its length, then its items; anything else is itself. The markers are private: no input holds them.
+const OBJECT = Symbol("object");
+const ARRAY = Symbol("array");
 
 const MAX_DEPTH = 4;
-const MAX_NODES = 32;
-// Returned when a value is not worth copying (too large) or not plain data.
-const NONE = undefined;
-
-type Budget = { nodes: number };
+// Most slots a copy takes: a larger input is keyed afresh each time.
+const MAX_SLOTS = 64;
 
 function plainObject(value: object): boolean {
   const proto = Object.getPrototypeOf(value);
   return (proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== "function";
 }
 
-function copyOf(value: unknown, depth: number, budget: Budget): unknown {
-  if (--budget.nodes < 0) return NONE;
+// Appends the copy of `value`; false when it is not small plain data (the copy is then unusable).
+function write(out: unknown[], value: unknown, depth: number): boolean {
+  if (out.length >= MAX_SLOTS) return false;
   switch (typeof value) {
     case "string":
     case "boolean":
-      return value;
+      out.push(value);
+      return true;
     case "number":
-      return Number.isFinite(value) ? value : NONE;
+      out.push(value);
+      return Number.isFinite(value);
     case "object":
       break;
     default:
-      return NONE;
+      return false;
   }
-  if (value === null) return null;
-  if (depth >= MAX_DEPTH) return NONE;
+  if (value === null) {
+    out.push(null);
+    return true;
+  }
+  if (depth >= MAX_DEPTH) return false;
   if (Array.isArray(value)) {
-    if (typeof (value as { toJSON?: unknown }).toJSON === "function") return NONE;
-    const items: unknown[] = [];
-    for (let i = 0; i < value.length; i++) {
-      const item = copyOf(value[i], depth + 1, budget);
-      if (item === NONE) return NONE;
-      items.push(item);
-    }
-    return new ArrayCopy(items);
+    if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
+    out.push(ARRAY, value.length);
+    for (let i = 0; i < value.length; i++) if (!write(out, value[i], depth + 1)) return false;
+    return true;
   }
-  if (!plainObject(value)) return NONE;
+  if (!plainObject(value)) return false;
   const keys = Object.keys(value);
-  const values: unknown[] = [];
+  out.push(OBJECT, keys.length);
   for (const key of keys) {
-    const item = copyOf((value as Record<string, unknown>)[key], depth + 1, budget);
-    if (item === NONE) return NONE;
-    values.push(item);
+    out.push(key);
+    if (!write(out, (value as Record<string, unknown>)[key], depth + 1)) return false;
   }
-  return new ObjectCopy(keys, values);
+  return true;
 }
 
-// Whether `value` holds the copied data. The keys must come in the same order (what a producer of the same
-// call does): another order is the same key, but is only recognised by building it.
-function holds(copy: unknown, value: unknown): boolean {
-  if (copy instanceof ObjectCopy) {
+// Where match() reads in the copy.
+let at = 0;
+
+// Whether `value` holds the data of the copy from `at` on. The keys must come in the same order (what a
+// producer of the same call does): another order is the same key, but is only recognised by building it.
+function match(copy: readonly unknown[], value: unknown): boolean {
+  const token = copy[at++];
+  if (token === OBJECT) {
     if (typeof value !== "object" || value === null || Array.isArray(value) || !plainObject(value)) return false;
     const keys = Object.keys(value);
     const n = keys.length;
-    if (n !== copy.keys.length) return false;
+    if (n !== copy[at++]) return false;
     for (let i = 0; i < n; i++) {
       const key = keys[i] as string;
-      if (key !== copy.keys[i] || !holds(copy.values[i], (value as Record<string, unknown>)[key])) return false;
+      if (key !== copy[at++] || !match(copy, (value as Record<string, unknown>)[key])) return false;
     }
     return true;
   }
-  if (copy instanceof ArrayCopy) {
+  if (token === ARRAY) {
     if (!Array.isArray(value) || typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
     const n = value.length;
-    if (n !== copy.items.length) return false;
-    for (let i = 0; i < n; i++) if (!holds(copy.items[i], value[i])) return false;
+    if (n !== copy[at++]) return false;
+    for (let i = 0; i < n; i++) if (!match(copy, value[i])) return false;
     return true;
   }
   // -0 and 0 key alike ("0"), and are ===; every other finite number is written apart.
-  return copy === value;
+  return token === value;
 }
 
 /** The last key and the data it stands for. @internal */
 export class KeyMemo {
   #tool: string | undefined = undefined;
-  #copy: unknown = NONE;
+  readonly #copy: unknown[] = [];
+  #usable = false;
   #key = "";
 
   /** The last key, when `input` for `tool` holds the same data it was built from. */
   recall(tool: string, input: object): string | undefined {
-    return tool === this.#tool && this.#copy !== NONE && holds(this.#copy, input) ? this.#key : undefined;
+    if (!this.#usable || tool !== this.#tool) return undefined;
+    at = 0;
+    return match(this.#copy, input) ? this.#key : undefined;
   }
 
-  /** Keeps `key` with a copy of `input` (nothing when the input is not small plain data). */
+  /** Keeps `key` with a copy of `input` (unusable when the input is not small plain data). */
   remember(tool: string, input: object, key: string): void {
     this.#tool = tool;
     this.#key = key;
-    this.#copy = copyOf(input, 0, { nodes: MAX_NODES });
+    this.#copy.length = 0;
+    this.#usable = write(this.#copy, input, 0);
   }
 }
