@@ -141,56 +141,110 @@ describe("memoryCacheStore order", () => {
     | { op: "delete"; key: string }
     | { op: "deletePrefix"; prefix: string }
     | { op: "clear" };
-  const key = fc.constantFrom("a", "b", "c", "d", "ab");
-  const op: fc.Arbitrary<Op> = fc.oneof(
-    fc.record({ op: fc.constant("get" as const), key, now: fc.integer({ min: 0, max: 20 }) }),
-    fc.record({ op: fc.constant("set" as const), key, expiresAt: fc.integer({ min: 0, max: 20 }) }),
-    fc.record({ op: fc.constant("delete" as const), key }),
-    fc.record({ op: fc.constant("deletePrefix" as const), prefix: fc.constantFrom("a", "b", "") }),
-    fc.record({ op: fc.constant("clear" as const) }),
-  );
+
+  function ops(keys: string[], prefixes: string[], removeWeight: number, clearWeight: number): fc.Arbitrary<Op> {
+    const key = fc.constantFrom(...keys);
+    return fc.oneof(
+      {
+        weight: 40,
+        arbitrary: fc.record({ op: fc.constant("get" as const), key, now: fc.integer({ min: 0, max: 20 }) }),
+      },
+      {
+        weight: 40,
+        arbitrary: fc.record({ op: fc.constant("set" as const), key, expiresAt: fc.integer({ min: 0, max: 20 }) }),
+      },
+      { weight: removeWeight, arbitrary: fc.record({ op: fc.constant("delete" as const), key }) },
+      {
+        weight: removeWeight,
+        arbitrary: fc.record({ op: fc.constant("deletePrefix" as const), prefix: fc.constantFrom(...prefixes) }),
+      },
+      { weight: clearWeight, arbitrary: fc.record({ op: fc.constant("clear" as const) }) },
+    );
+  }
+
+  // Replays the operations on the store and on a model that keeps entries in an array, least recently used
+  // first, reordering on every read: sizes, answers and evictions must agree after every step.
+  function agrees(maxEntries: number, steps: Op[]): void {
+    const store = memoryCacheStore({ maxEntries });
+    const model: [string, CacheEntry][] = [];
+    let evictions = 0;
+    const drop = (k: string) => {
+      const i = model.findIndex(([m]) => m === k);
+      if (i >= 0) model.splice(i, 1);
+      return i >= 0;
+    };
+    for (const o of steps) {
+      if (o.op === "get") {
+        const found = model.find(([m]) => m === o.key)?.[1];
+        let expected: CacheEntry | undefined;
+        if (found !== undefined) {
+          drop(o.key);
+          if (found.expiresAt > o.now) {
+            model.push([o.key, found]);
+            expected = found;
+          }
+        }
+        expect(store.get(o.key, o.now)).toBe(expected);
+      } else if (o.op === "set") {
+        const entry = { value: o.key, expiresAt: o.expiresAt };
+        drop(o.key);
+        model.push([o.key, entry]);
+        while (model.length > maxEntries) {
+          model.shift();
+          evictions++;
+        }
+        store.set(o.key, entry);
+      } else if (o.op === "delete") {
+        expect(store.delete(o.key)).toBe(drop(o.key));
+      } else if (o.op === "deletePrefix") {
+        const gone = model.filter(([m]) => m.startsWith(o.prefix)).map(([m]) => m);
+        for (const g of gone) drop(g);
+        expect(store.deletePrefix(o.prefix)).toBe(gone.length);
+      } else {
+        model.length = 0;
+        store.clear();
+      }
+      expect(store.size).toBe(model.length);
+      expect(store.evictions).toBe(evictions);
+    }
+    // Whatever is left is served, each entry once more, and nothing else is.
+    for (const [k, entry] of [...model]) expect(store.get(k, -1)).toBe(entry);
+  }
 
   it("evicts the least recently used entry, like a model that reorders on every read (property)", () => {
+    const small = ops(["a", "b", "c", "d", "ab"], ["a", "b", ""], 10, 10);
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 3 }), fc.array(op, { maxLength: 60 }), (maxEntries, ops) => {
-        const store = memoryCacheStore({ maxEntries });
-        const model: [string, CacheEntry][] = [];
-        const drop = (k: string) => {
-          const i = model.findIndex(([m]) => m === k);
-          if (i >= 0) model.splice(i, 1);
-          return i >= 0;
-        };
-        for (const o of ops) {
-          if (o.op === "get") {
-            const found = model.find(([m]) => m === o.key)?.[1];
-            let expected: CacheEntry | undefined;
-            if (found !== undefined) {
-              drop(o.key);
-              if (found.expiresAt > o.now) {
-                model.push([o.key, found]);
-                expected = found;
-              }
-            }
-            expect(store.get(o.key, o.now)).toBe(expected);
-          } else if (o.op === "set") {
-            const entry = { value: o.key, expiresAt: o.expiresAt };
-            drop(o.key);
-            model.push([o.key, entry]);
-            while (model.length > maxEntries) model.shift();
-            store.set(o.key, entry);
-          } else if (o.op === "delete") {
-            expect(store.delete(o.key)).toBe(drop(o.key));
-          } else if (o.op === "deletePrefix") {
-            const gone = model.filter(([m]) => m.startsWith(o.prefix)).map(([m]) => m);
-            for (const g of gone) drop(g);
-            expect(store.deletePrefix(o.prefix)).toBe(gone.length);
-          } else {
-            model.length = 0;
-            store.clear();
-          }
-          expect(store.size).toBe(model.length);
-        }
-      }),
+      fc.property(fc.integer({ min: 1, max: 3 }), fc.array(small, { maxLength: 60 }), (maxEntries, steps) =>
+        agrees(maxEntries, steps),
+      ),
     );
+  });
+
+  it("keeps the order over more entries than it first has room for, reusing the slots it frees (property)", () => {
+    const keys = Array.from({ length: 60 }, (_, i) => `k${i}`);
+    const large = ops(keys, ["k1", "k2", "k5"], 2, 1);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 50 }),
+        fc.array(large, { minLength: 200, maxLength: 400 }),
+        (maxEntries, steps) => agrees(maxEntries, steps),
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe("memoryCacheStore at size", () => {
+  it("evicts exactly the least recently read of 200 entries, however the reads went", () => {
+    const store = memoryCacheStore({ maxEntries: 200 });
+    const entries = Array.from({ length: 200 }, (_, i) => ({ value: i, expiresAt: 10 }));
+    entries.forEach((entry, i) => void store.set(`k${i}`, entry));
+    // Read every entry once, in a scrambled order: that order is now the recency order.
+    const order = Array.from({ length: 200 }, (_, i) => (i * 37) % 200);
+    for (const i of order) expect(store.get(`k${i}`, 0)).toBe(entries[i]);
+    for (let j = 0; j < 150; j++) store.set(`new${j}`, { value: j, expiresAt: 10 });
+    expect(store.evictions).toBe(150);
+    for (const [rank, i] of order.entries()) expect(store.get(`k${i}`, 0)).toBe(rank < 150 ? undefined : entries[i]);
+    expect(store.size).toBe(200);
   });
 });

@@ -2,8 +2,8 @@ import { definePack, type Next, type Pack, type Tool, type ToolCallHookContext, 
 import { parseDuration } from "../internal/duration.js";
 import { isThenable } from "../internal/thenable.js";
 import { toolFilter } from "../internal/tool-selector.js";
+import { cacheKeys, SEP } from "./call-key.js";
 import { awaitFlight, createFlight, type Flight, type FlightOutcome, failedFlight, isAborted } from "./flight.js";
-import { keyJson, readInput } from "./key.js";
 import { type CacheOptions, validate } from "./options.js";
 import { scopeFunction } from "./scope.js";
 import { type CacheEntry, type CacheStore, memoryCacheStore } from "./store.js";
@@ -57,8 +57,6 @@ export type CachePack = Pack<{
   invalidate(tool: string | Tool<never, unknown>, input?: ToolInput): Promise<number>;
 }>;
 
-const SEP = "\u0000";
-
 /**
  * Serves repeated tool calls from a cache without running the tool: the key is
  * the tool name plus the canonical JSON of the input (key order does not
@@ -91,20 +89,7 @@ export function cache(options: CacheOptions): CachePack {
   let generation = 0;
 
   const scopeOf = scopeFunction(options.scope);
-  const keyOf = (toolName: string, input: ToolInput): string =>
-    toolName + SEP + keyJson(keyInput === undefined ? input : keyInput(input, toolName));
-  const callKey = (ctx: ToolCallHookContext): string => {
-    // The default key only reads the input (see readInput); a keyInput function may write to it.
-    const key = keyOf(ctx.toolName, keyInput === undefined ? readInput(ctx) : ctx.toolInput);
-    if (scopeOf === undefined) return key;
-    try {
-      return key + SEP + scopeOf(ctx);
-    } catch (e) {
-      // A broken scope function is a bug worth hearing about; the call still runs, uncached.
-      ctx.reportError("cache.scope", e);
-      throw e;
-    }
-  };
+  const { keyOf, callKey } = cacheKeys(keyInput, scopeOf);
 
   const storeFailed = (ctx: ToolCallHookContext, error: unknown, operation: "get" | "set"): void => {
     n.storeErrors++;

@@ -112,6 +112,43 @@ describe("the cache's fast key", () => {
     );
   });
 
+  it("quotes keys and strings exactly as JSON does, at every escape boundary and length (property)", async () => {
+    // Both sides of each range JSON.stringify escapes, a surrogate pair, and lengths around the hand scan's 16.
+    const edges = [
+      "\u0000",
+      "\u001f",
+      " ",
+      '"',
+      "\\",
+      "~",
+      "\u007f",
+      "\ud7ff",
+      "\ud800",
+      "\udbff",
+      "\udc00",
+      "\udfff",
+      "\ue000",
+    ];
+    const text = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 40 }),
+      fc
+        .array(fc.oneof(fc.constantFrom(...edges, "\ud83d\ude00"), fc.string({ maxLength: 3 })), { maxLength: 20 })
+        .map((parts) => parts.join("")),
+    );
+    await fc.assert(
+      fc.asyncProperty(text, text, async (k, v) => {
+        expect(await keyFor({ [k]: v, [`${k}.`]: [v] })).toBe(expected({ [k]: v, [`${k}.`]: [v] }));
+      }),
+      { numRuns: 300 },
+    );
+    for (const c of edges) {
+      for (const n of [1, 15, 16, 17, 40]) {
+        const s = "a".repeat(n - 1) + c;
+        expect(await keyFor({ [s]: s })).toBe(expected({ [s]: s }));
+      }
+    }
+  });
+
   it("follows what earlier hooks wrote into the input, however they wrote it", async () => {
     const writes: [string, (input: Record<string, unknown>) => void, object][] = [
       [

@@ -1,5 +1,6 @@
 import { packTypeError, shown } from "../internal/errors.js";
 import { checkKeys, checkOptionsObject } from "../internal/options.js";
+import { Lru } from "./lru.js";
 
 /** One cached result. */
 export interface CacheEntry {
@@ -58,8 +59,8 @@ export interface MemoryCacheStoreOptions {
 }
 
 /**
- * An in-memory LRU store. A `Map` keeps insertion order, so re-inserting on
- * every read keeps the least recently used entry first, where eviction looks.
+ * An in-memory LRU store: every read makes its entry the most recently used,
+ * and the least recently used goes first when the store is full.
  *
  * @example
  * ```ts
@@ -78,43 +79,28 @@ export function memoryCacheStore(options: MemoryCacheStoreOptions = {}): MemoryC
       `toolware/cache: \`maxEntries\` must be a positive integer, got ${shown(maxEntries)}`,
     );
   }
-  const entries = new Map<string, CacheEntry>();
+  const entries = new Lru<CacheEntry>();
   let evictions = 0;
-  // The most recently used key, last in the map: a hit on it has no order to change (a hot key's hits).
-  let newest: string | undefined;
   return {
     get(key: string, now: number): CacheEntry | undefined {
-      const entry = entries.get(key);
+      const entry = entries.use(key);
       if (entry === undefined) return undefined;
       if (entry.expiresAt <= now) {
         entries.delete(key);
-        if (key === newest) newest = undefined;
         return undefined;
-      }
-      if (key !== newest) {
-        entries.delete(key);
-        entries.set(key, entry);
-        newest = key;
       }
       return entry;
     },
     set(key: string, entry: CacheEntry): void {
-      entries.delete(key);
       entries.set(key, entry);
-      newest = key;
-      while (entries.size > maxEntries) {
-        const oldest = entries.keys().next().value as string;
-        entries.delete(oldest);
-        evictions++;
-      }
+      while (entries.size > maxEntries && entries.dropOldest()) evictions++;
     },
     delete(key: string): boolean {
-      if (key === newest) newest = undefined;
       return entries.delete(key);
     },
     deletePrefix(prefix: string): number {
-      newest = undefined;
       let n = 0;
+      // Deleting the key just visited is safe while iterating a Map.
       for (const key of entries.keys()) {
         if (key.startsWith(prefix)) {
           entries.delete(key);
@@ -124,7 +110,6 @@ export function memoryCacheStore(options: MemoryCacheStoreOptions = {}): MemoryC
       return n;
     },
     clear(): void {
-      newest = undefined;
       entries.clear();
     },
     get size(): number {
