@@ -114,12 +114,37 @@ function notBranded(
   );
 }
 
+/** The values of the last bindings {@link readBindingsInto} checked. @internal */
+export interface BindingValues {
+  agent: Agent | undefined;
+  task: Task | undefined;
+  crew: Crew | undefined;
+  signal: AbortSignal | undefined;
+  callId: string | undefined;
+  framework: FrameworkCall | undefined;
+}
+
 /**
- * Reads and checks call bindings: a plain object with no key but `agent`, `task`, `crew` and
- * `signal`, each of its type or undefined. Each value is read once, so a getter cannot show
- * the check one agent and the call another. Costs no allocation but the returned object.
+ * Where {@link readBindingsInto} leaves what it read: one object for every call, so that checking
+ * bindings allocates nothing. Written only once every check has passed (after the last getter or
+ * trap ran); a caller copies the values out at once, before any other code can run. @internal
  */
-export function readBindings(bindings: unknown, where: CallSite): CallBindings {
+export const BOUND: BindingValues = {
+  agent: undefined,
+  task: undefined,
+  crew: undefined,
+  signal: undefined,
+  callId: undefined,
+  framework: undefined,
+};
+
+/**
+ * Reads and checks call bindings: a plain object with no key but `agent`, `task`, `crew`,
+ * `signal`, `callId` and `framework`, each of its type or undefined. Each value is read once, so
+ * a getter cannot show the check one agent and the call another. The values land in
+ * {@link BOUND}. @internal
+ */
+export function readBindingsInto(bindings: unknown, where: CallSite): void {
   if (bindings === null || typeof bindings !== "object") throw notAnObject(where, bindings);
   let proto: unknown;
   try {
@@ -159,15 +184,30 @@ export function readBindings(bindings: unknown, where: CallSite): CallBindings {
   if (signal !== undefined && !isSignal(signal)) {
     throw wrongType(where, "signal", signal, "an AbortSignal (controller.signal)");
   }
-  // The common bindings (no adapter) return here: the adapter keys cost two comparisons.
-  if (callId === undefined && framework === undefined) return { agent, task, crew, signal } as CallBindings;
-  if (callId !== undefined) {
-    // Every call of a wrapped tool would share the id: trace and events could no longer tell them apart.
-    if (where === "wrap") throw invalid(where, "bindings.callId names one call; give it to invoke(), not to wrap()");
-    checkCallId(where, callId);
+  let call: FrameworkCall | undefined;
+  // The common bindings (no adapter) skip this: the adapter keys cost two comparisons.
+  if (callId !== undefined || framework !== undefined) {
+    if (callId !== undefined) {
+      // Every call of a wrapped tool would share the id: trace and events could no longer tell them apart.
+      if (where === "wrap") throw invalid(where, "bindings.callId names one call; give it to invoke(), not to wrap()");
+      checkCallId(where, callId);
+    }
+    call = framework === undefined ? undefined : readFramework(where, framework);
   }
-  const call = framework === undefined ? undefined : readFramework(where, framework);
-  return { agent, task, crew, signal, callId, framework: call } as CallBindings;
+  const out = BOUND;
+  out.agent = agent as Agent | undefined;
+  out.task = task as Task | undefined;
+  out.crew = crew as Crew | undefined;
+  out.signal = signal as AbortSignal | undefined;
+  out.callId = callId as string | undefined;
+  out.framework = call;
+}
+
+/** Reads and checks call bindings as {@link readBindingsInto} does, into an object of their own. */
+export function readBindings(bindings: unknown, where: CallSite): CallBindings {
+  readBindingsInto(bindings, where);
+  const { agent, task, crew, signal, callId, framework } = BOUND;
+  return { agent, task, crew, signal, callId, framework };
 }
 
 /** The longest call id taken: ids of every framework are far shorter; longer ones are not ids. */

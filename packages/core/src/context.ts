@@ -127,29 +127,26 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   constructor(
     tool: Tool<I, O>,
     input: I,
-    bindings: {
-      agent?: Agent | undefined;
-      task?: Task | undefined;
-      crew?: Crew | undefined;
-      signal?: AbortSignal | undefined;
-      callId?: string | undefined;
-      framework?: FrameworkCall | undefined;
-    },
+    agent: Agent | undefined,
+    task: Task | undefined,
+    crew: Crew | undefined,
+    signal: AbortSignal | undefined,
+    callId: string | undefined,
+    framework: FrameworkCall | undefined,
     services: CallServices,
   ) {
     this.tool = tool;
     this.toolName = tool.name;
     this._input = input;
-    this.agent = bindings.agent;
-    this.task = bindings.task;
-    this.crew = bindings.crew;
-    const signal = bindings.signal;
+    this.agent = agent;
+    this.task = task;
+    this.crew = crew;
     // The call's own signal follows the caller's: listeners of the hooks and the tool land on it,
     // never on a signal the caller shares between many calls.
     this._signal = signal === undefined || signal === NEVER_ABORTED ? NEVER_ABORTED : followCaller(this, signal);
     this._services = services;
-    this.callId = bindings.callId ?? nextCallId();
-    this.framework = bindings.framework;
+    this.callId = callId ?? nextCallId();
+    this.framework = framework;
   }
 
   /**

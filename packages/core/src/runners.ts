@@ -5,7 +5,7 @@ import { applies, fail } from "./failure-policy.js";
 import { now, type Runtime, type RuntimeHook } from "./runtime.js";
 import { type Then, thenOf } from "./thenable.js";
 import { awaitHook, overran } from "./timeouts.js";
-import { record } from "./trace.js";
+import { AFTER_PROCEEDED, BEFORE_PROCEEDED, record, sharedEntry } from "./trace.js";
 import type { TraceAction } from "./types.js";
 
 // The runners of plain before- and after-hooks: adjacent ones run as one step, and the sync ones
@@ -26,44 +26,69 @@ function beforeDone(rt: Runtime, ctx: Ctx, h: RuntimeHook, result: unknown, vers
   record(rt, ctx, h, "before", action, t0);
 }
 
+// The rest of a step after a hook that returned a thenable. Kept out of the loops, whose variables
+// would otherwise live in a context allocated for every hook, sync or not.
+function awaitBefore(
+  rt: Runtime,
+  ctx: Ctx,
+  hooks: readonly RuntimeHook[],
+  i: number,
+  result: object,
+  then: Then,
+  version: number,
+  t0: number,
+): Promise<void> {
+  const h = hooks[i] as RuntimeHook;
+  return awaitHook(
+    result,
+    then,
+    h,
+    (value) => {
+      beforeDone(rt, ctx, h, value, version, t0);
+      return runBefores(rt, ctx, hooks, i + 1);
+    },
+    (e: unknown) => {
+      if (fail(rt, ctx, h, "before", e, t0)) return;
+      return runBefores(rt, ctx, hooks, i + 1);
+    },
+  );
+}
+
 /** Runs adjacent before-hooks as one step, without a promise for the sync ones. @internal */
 export function runBefores(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[], start: number): MaybePromise {
+  // Without timing, a hook with no predicate and no time limit reads no clock and runs no filter.
+  const untimed = !rt.timing;
   for (let i = start; i < hooks.length; i++) {
     if (ctx._settled) return;
     const h = hooks[i] as RuntimeHook;
-    const ok = applies(rt, ctx, h, "before");
-    if (ok !== true) {
-      if (ok === "blocked") return;
-      continue;
+    const plain = untimed && h.plain;
+    let t0 = 0;
+    if (!plain) {
+      const ok = applies(rt, ctx, h, "before");
+      if (ok !== true) {
+        if (ok === "blocked") return;
+        continue;
+      }
+      if (rt.timing || h.timeoutMs !== undefined) t0 = now();
     }
-    const t0 = rt.timing || h.timeoutMs !== undefined ? now() : 0;
     const version = ctx._inputVersion;
     let result: unknown;
     let then: Then | undefined;
     try {
       result = (h.fn as (c: Ctx) => unknown)(ctx);
-      then = thenOf(result);
+      then = result === undefined ? undefined : thenOf(result);
     } catch (e) {
       if (fail(rt, ctx, h, "before", e, t0)) return;
       continue;
     }
-    if (then !== undefined) {
-      const next = i + 1;
-      return awaitHook(
-        result as object,
-        then,
-        h,
-        (value) => {
-          beforeDone(rt, ctx, h, value, version, t0);
-          return runBefores(rt, ctx, hooks, next);
-        },
-        (e: unknown) => {
-          if (fail(rt, ctx, h, "before", e, t0)) return;
-          return runBefores(rt, ctx, hooks, next);
-        },
-      );
-    }
-    if (overran(h, t0)) {
+    if (then !== undefined) return awaitBefore(rt, ctx, hooks, i, result as object, then, version, t0);
+    if (plain) {
+      // The common case, a hook that returned nothing and changed nothing: its shared entry.
+      if (result === undefined && !ctx._settled && ctx._inputVersion === version) {
+        ctx._trace.push(h.entries[BEFORE_PROCEEDED] ?? sharedEntry(h, "before", "proceeded"));
+        continue;
+      }
+    } else if (overran(h, t0)) {
       if (fail(rt, ctx, h, "before", new HookTimeoutError(h.name, h.timeoutMs as number), t0)) return;
       continue;
     }
@@ -100,41 +125,62 @@ function afterDone(
   record(rt, ctx, h, "after", ctx.toolResult !== prev ? "modified-result" : "proceeded", t0);
 }
 
+function awaitAfter(
+  rt: Runtime,
+  ctx: Ctx,
+  hooks: readonly RuntimeHook[],
+  i: number,
+  result: object,
+  then: Then,
+  prev: string | undefined,
+  decisions: number,
+  t0: number,
+): Promise<void> {
+  const h = hooks[i] as RuntimeHook;
+  return awaitHook(
+    result,
+    then,
+    h,
+    (value) => {
+      afterDone(rt, ctx, h, value, prev, decisions, t0);
+      return runAfters(rt, ctx, hooks, i - 1);
+    },
+    (e: unknown) => {
+      fail(rt, ctx, h, "after", e, t0);
+      return runAfters(rt, ctx, hooks, i - 1);
+    },
+  );
+}
+
 /** Runs adjacent after-hooks (stored outermost first) from the innermost out. @internal */
 export function runAfters(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[], start: number): MaybePromise {
+  const untimed = !rt.timing;
   for (let i = start; i >= 0; i--) {
     const h = hooks[i] as RuntimeHook;
-    const ok = applies(rt, ctx, h, "after");
-    if (ok !== true) continue;
-    const t0 = rt.timing || h.timeoutMs !== undefined ? now() : 0;
+    const plain = untimed && h.plain;
+    let t0 = 0;
+    if (!plain) {
+      if (applies(rt, ctx, h, "after") !== true) continue;
+      if (rt.timing || h.timeoutMs !== undefined) t0 = now();
+    }
     const prev = ctx.toolResult;
     const decisions = ctx._decisions;
     let result: unknown;
     let then: Then | undefined;
     try {
       result = (h.fn as (c: Ctx) => unknown)(ctx);
-      then = thenOf(result);
+      then = result === undefined ? undefined : thenOf(result);
     } catch (e) {
       fail(rt, ctx, h, "after", e, t0);
       continue;
     }
-    if (then !== undefined) {
-      const next = i - 1;
-      return awaitHook(
-        result as object,
-        then,
-        h,
-        (value) => {
-          afterDone(rt, ctx, h, value, prev, decisions, t0);
-          return runAfters(rt, ctx, hooks, next);
-        },
-        (e: unknown) => {
-          fail(rt, ctx, h, "after", e, t0);
-          return runAfters(rt, ctx, hooks, next);
-        },
-      );
-    }
-    if (overran(h, t0)) {
+    if (then !== undefined) return awaitAfter(rt, ctx, hooks, i, result as object, then, prev, decisions, t0);
+    if (plain) {
+      if (result === undefined && ctx._decisions === decisions && ctx.toolResult === prev) {
+        ctx._trace.push(h.entries[AFTER_PROCEEDED] ?? sharedEntry(h, "after", "proceeded"));
+        continue;
+      }
+    } else if (overran(h, t0)) {
       fail(rt, ctx, h, "after", new HookTimeoutError(h.name, h.timeoutMs as number), t0);
       continue;
     }

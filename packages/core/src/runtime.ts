@@ -13,6 +13,8 @@ export interface RuntimeHook {
   readonly policy: HookErrorPolicy;
   readonly timeoutMs: number | undefined;
   readonly predicates: readonly ContextPredicate[] | null;
+  /** No per-call predicate and no time limit: the runners' fast path applies (without `timing`). */
+  readonly plain: boolean;
   /** Frozen trace entries of the plain cases (no timing, reason or error), shared by every call. */
   readonly entries: (TraceEntry | undefined)[];
 }
@@ -30,13 +32,15 @@ export const now = (): number => performance.now();
 
 /** A registration as it runs in a chain: its policy resolved, per-call predicates only when it has some. @internal */
 export function toRuntime(r: Registration, defaultPolicy: HookErrorPolicy): RuntimeHook {
+  const predicates = r.filter.predicates.length > 0 ? r.filter.predicates : null;
   return {
     name: r.name,
     info: r.info,
     fn: r.fn,
     policy: r.onError ?? defaultPolicy,
     timeoutMs: r.timeoutMs,
-    predicates: r.filter.predicates.length > 0 ? r.filter.predicates : null,
+    predicates,
+    plain: predicates === null && r.timeoutMs === undefined,
     entries: [],
   };
 }

@@ -1,6 +1,14 @@
 import { askHuman } from "./ask-human.js";
 import { runBare } from "./bare-call.js";
-import { type CallBindings, checkExplainQuery, checkInput, type ExplainQuery, readBindings } from "./call-args.js";
+import {
+  BOUND,
+  type CallBindings,
+  checkExplainQuery,
+  checkInput,
+  type ExplainQuery,
+  readBindings,
+  readBindingsInto,
+} from "./call-args.js";
 import { failBeforeTool, finishCall } from "./call-state.js";
 import type { Chain } from "./chain.js";
 import { ChainCache } from "./chain-cache.js";
@@ -11,12 +19,13 @@ import type { HumanInputProvider } from "./human-input.js";
 import { type Checked, checkInputSchema } from "./input-schema.js";
 import { showValue } from "./keys.js";
 import { claimDepth, claimPending, depthBelow, depthError, startNested } from "./nesting.js";
+import type { Agent, Crew, Task } from "./entities.js";
 import { resolveOptions, type ToolHooksOptions } from "./options.js";
 import { HookRegistry } from "./registry.js";
 import type { Runtime, RuntimeHook } from "./runtime.js";
 import { NEVER_ABORTED } from "./signals.js";
 import { assertTool } from "./tool.js";
-import type { HookInfo, Tool, ToolCallOutcome, ToolInputSchema } from "./types.js";
+import type { FrameworkCall, HookInfo, Tool, ToolCallOutcome, ToolInputSchema } from "./types.js";
 import { type WrappedTool, wrapTool } from "./wrap.js";
 
 // The call whose chain is running synchronously right now (its context; its depth for a call that has
@@ -102,38 +111,63 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     bindings: CallBindings = NO_BINDINGS,
   ): Promise<ToolCallOutcome<O>> {
     let args: I;
-    let checked: CallBindings;
+    let agent: Agent | undefined;
+    let task: Task | undefined;
+    let crew: Crew | undefined;
+    let signal: AbortSignal | undefined;
+    let callId: string | undefined;
+    let framework: FrameworkCall | undefined;
     try {
       assertTool(tool, "invoke");
       args = checkInput(tool.name, input, "invoke") as I;
-      // The frozen default needs no look; anything else is read once and checked.
-      checked = bindings === NO_BINDINGS ? NO_BINDINGS : readBindings(bindings, "invoke");
+      // The frozen default needs no look; anything else is read once and checked, and its values
+      // are passed on as they are: no copy of the bindings is made.
+      if (bindings !== NO_BINDINGS) {
+        readBindingsInto(bindings, "invoke");
+        const b = BOUND;
+        agent = b.agent;
+        task = b.task;
+        crew = b.crew;
+        signal = b.signal;
+        callId = b.callId;
+        framework = b.framework;
+      }
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#call(tool, args, checked);
+    return this.#call(tool, args, agent, task, crew, signal, callId, framework);
   }
 
   /** Runs a call whose arguments are checked. */
-  #call<I extends object, O>(tool: Tool<I, O>, args: I, bindings: CallBindings): Promise<ToolCallOutcome<O>> {
-    if (running !== undefined) return this.#nested(tool, args, bindings, running);
+  #call<I extends object, O>(
+    tool: Tool<I, O>,
+    args: I,
+    agent: Agent | undefined,
+    task: Task | undefined,
+    crew: Crew | undefined,
+    signal: AbortSignal | undefined,
+    callId: string | undefined,
+    framework: FrameworkCall | undefined,
+  ): Promise<ToolCallOutcome<O>> {
+    if (running !== undefined) {
+      return this.#nested(tool, args, { agent, task, crew, signal, callId, framework }, running);
+    }
     // Not an `async` function: a chain that settles synchronously, or in one hop, should not pay for two more.
     let ctx: ToolCallHookContext<I, O>;
     let chain: Chain;
     let schema: ToolInputSchema<unknown> | undefined;
     try {
-      chain = this.#chains.get(this._regs, this._version, tool.name, bindings.agent, bindings.crew);
+      chain = this.#chains.get(this._regs, this._version, tool.name, agent, crew);
       schema = tool.inputSchema;
-      const signal = bindings.signal;
       if (
         chain.empty &&
         schema === undefined &&
         !this._listened &&
         (signal === undefined || signal === NEVER_ABORTED)
       ) {
-        return this.#bare(tool, args, bindings.callId ?? nextCallId());
+        return this.#bare(tool, args, callId ?? nextCallId());
       }
-      ctx = new ToolCallHookContext<I, O>(tool, args, bindings, this.#services);
+      ctx = new ToolCallHookContext<I, O>(tool, args, agent, task, crew, signal, callId, framework, this.#services);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -193,7 +227,11 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     const depth = typeof parent === "number" ? parent + 1 : depthBelow(parent);
     const tooDeep = depthError(tool.name, depth);
     if (tooDeep !== undefined) return Promise.reject(tooDeep);
-    return Promise.resolve().then(() => startNested(depth, () => this.#call(tool, args, bindings)));
+    return Promise.resolve().then(() => startNested(depth, () => this.#run(tool, args, bindings)));
+  }
+
+  #run<I extends object, O>(tool: Tool<I, O>, args: I, b: CallBindings): Promise<ToolCallOutcome<O>> {
+    return this.#call(tool, args, b.agent, b.task, b.crew, b.signal, b.callId, b.framework);
   }
 
   readonly #done = (ctx: ToolCallHookContext): ToolCallOutcome => this.#outcome(ctx);
@@ -261,7 +299,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
   wrap<I extends object, O>(tool: Tool<I, O>, bindings: CallBindings = NO_BINDINGS): WrappedTool<I> {
     assertTool(tool, "wrap");
     const bound = bindings === NO_BINDINGS ? NO_BINDINGS : readBindings(bindings, "wrap");
-    return wrapTool(tool, bound, (args, checked) => this.#call(tool, args, checked));
+    return wrapTool(tool, bound, (args, checked) => this.#run(tool, args, checked));
   }
 
   /**

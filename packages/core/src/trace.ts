@@ -1,6 +1,6 @@
 import type { ToolCallHookContext } from "./context.js";
 import { now, type Phase, type Runtime, type RuntimeHook } from "./runtime.js";
-import type { TraceAction } from "./types.js";
+import type { TraceAction, TraceEntry } from "./types.js";
 
 // Slot of a (phase, action) pair in RuntimeHook.entries; compares interned strings, no keyed lookups.
 function slotOf(phase: Phase, action: TraceAction): number {
@@ -25,6 +25,31 @@ function slotOf(phase: Phase, action: TraceAction): number {
   }
 }
 
+/** Slots of the entries the runners' fast paths push without asking `record`. @internal */
+export const BEFORE_PROCEEDED = 0;
+/** @internal */
+export const AFTER_PROCEEDED = 8;
+
+/** The frozen entry of hook `h` for a plain (phase, action): made on first use, then shared by every call. @internal */
+export function sharedEntry(h: RuntimeHook, phase: Phase, action: TraceAction): TraceEntry {
+  const slot = slotOf(phase, action);
+  let entry = h.entries[slot];
+  if (entry === undefined) {
+    entry = Object.freeze({
+      hook: h.name,
+      layer: h.info.layer,
+      kind: h.info.kind,
+      phase,
+      action,
+      reason: undefined,
+      error: undefined,
+      durationMs: undefined,
+    });
+    h.entries[slot] = entry;
+  }
+  return entry;
+}
+
 /** Adds what hook `h` did to the call's trace. @internal */
 export function record(
   rt: Runtime,
@@ -39,22 +64,7 @@ export function record(
   const why = reason ?? (action === "blocked" ? ctx._reason : undefined);
   if (!rt.timing && why === undefined && error === undefined) {
     // The common entries never differ between calls: one frozen object per hook, phase and action.
-    const slot = slotOf(phase, action);
-    let entry = h.entries[slot];
-    if (entry === undefined) {
-      entry = Object.freeze({
-        hook: h.name,
-        layer: h.info.layer,
-        kind: h.info.kind,
-        phase,
-        action,
-        reason: undefined,
-        error: undefined,
-        durationMs: undefined,
-      });
-      h.entries[slot] = entry;
-    }
-    ctx._trace.push(entry);
+    ctx._trace.push(sharedEntry(h, phase, action));
     return;
   }
   ctx._trace.push({
