@@ -1,6 +1,6 @@
 import { Agent, Crew, Task } from "./entities.js";
 import { ToolwareTypeError } from "./errors.js";
-import { checkKeys, describeValue, isPlainObject, type KeyHints, showValue, unknownKeyMessage } from "./keys.js";
+import { describeValue, isPlainObject, type KeyHints, showValue, unknownKeyMessage } from "./keys.js";
 import type { FrameworkCall } from "./types.js";
 
 /** Who makes a call: all optional. */
@@ -41,8 +41,8 @@ const BINDING_HINTS: KeyHints = {
   tasks: "a call is bound to one task: { task }",
 };
 
-// `instanceof` runs a Proxy's getPrototypeOf trap, which may throw: such a value is simply not one.
-function isA(value: unknown, type: abstract new (...args: never[]) => unknown): boolean {
+// `instanceof` runs a Proxy's getPrototypeOf trap, which may throw: such a value is simply not one. @internal
+export function isA(value: unknown, type: abstract new (...args: never[]) => unknown): boolean {
   try {
     return value instanceof type;
   } catch {
@@ -284,56 +284,4 @@ export function executeSignal(options: unknown): AbortSignal | undefined {
     }
   }
   return (signal ?? abortSignal) as AbortSignal | undefined;
-}
-
-function inputHint(input: object): string {
-  if (Array.isArray(input)) return "; put the list in a field: { items: [ … ] }";
-  if (isA(input, Map)) return "; pass Object.fromEntries(map)";
-  return "; pass its fields in a plain object ({ ...value })";
-}
-
-/** The input a tool receives: `{}` for undefined, else a plain object (a prototype of Object.prototype or null). */
-export function checkInput(toolName: string, input: unknown, where: CallSite): object {
-  if (input === undefined) return {};
-  if (input === null || typeof input !== "object") {
-    throw new ToolwareTypeError(
-      "TOOLWARE_INVALID_INPUT",
-      `${where}(): the input of tool ${toolName} must be an object, got ${input === null ? "null" : typeof input}`,
-    );
-  }
-  let proto: unknown;
-  try {
-    proto = Object.getPrototypeOf(input);
-  } catch (error) {
-    throw new ToolwareTypeError(
-      "TOOLWARE_INVALID_INPUT",
-      `${where}(): the input of tool ${toolName} cannot be inspected (its getPrototypeOf trap threw)`,
-      { cause: error },
-    );
-  }
-  if (proto === Object.prototype || proto === null) return input;
-  throw new ToolwareTypeError(
-    "TOOLWARE_INVALID_INPUT",
-    `${where}(): the input of tool ${toolName} must be a plain object ({ … } or Object.create(null)), ` +
-      `got ${describeValue(input)}${inputHint(input)}`,
-  );
-}
-
-const EXPLAIN_KEYS = ["toolName", "agent", "crew"];
-
-/** Checks what `explain()` takes: `{ toolName, agent?, crew? }`. */
-export function checkExplainQuery(query: unknown): asserts query is ExplainQuery {
-  if (!isPlainObject(query) || typeof query.toolName !== "string") {
-    throw new ToolwareTypeError(
-      "TOOLWARE_INVALID_ARGUMENT",
-      `explain() takes { toolName, agent?, crew? }, got ${showValue(query)}`,
-    );
-  }
-  checkKeys(query, EXPLAIN_KEYS, "explain() key");
-  if (query.agent !== undefined && !isAgent(query.agent)) {
-    throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "explain(): `agent` must be an Agent");
-  }
-  if (query.crew !== undefined && !isCrew(query.crew)) {
-    throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "explain(): `crew` must be a Crew");
-  }
 }

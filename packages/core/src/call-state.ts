@@ -1,7 +1,7 @@
 import type { ToolCallHookContext } from "./context.js";
 import { messageOf, ToolwareError } from "./errors.js";
 import { formatToolResult } from "./format.js";
-import type { TraceEntry } from "./types.js";
+import type { ToolCallOutcome, TraceEntry } from "./types.js";
 
 // Every write of a call's status, result and error happens here, so the rules of who may settle
 // a call sit in one place:
@@ -125,6 +125,23 @@ export function blockForFailure(ctx: Ctx, phase: "before" | "after", reason: str
 /** An after-hook returned a string: it becomes the agent-facing result. @internal */
 export function replaceResult(ctx: Ctx, text: string): void {
   ctx.toolResult = text;
+}
+
+/** Builds the call's outcome and {@link finishCall | finishes} it. @internal */
+export function closeCall<I extends object, O>(ctx: ToolCallHookContext<I, O>): ToolCallOutcome<O> {
+  const status = ctx._status;
+  const outcome: ToolCallOutcome<O> = {
+    status,
+    result: ctx.toolResult ?? "",
+    raw: ctx.rawToolResult,
+    reason: status === "blocked" ? ctx._reason : undefined,
+    error: status === "error" ? ctx.error : ctx._failure,
+    trace: ctx._trace,
+    callId: ctx.callId,
+    toolName: ctx.toolName,
+  };
+  finishCall(ctx);
+  return outcome;
 }
 
 /** The outcome is built: nothing changes the call any more, and its signal links are released. @internal */

@@ -245,7 +245,7 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
       throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "ctx.linkSignal() takes an AbortSignal");
     }
     if (this._finished || signal === NEVER_ABORTED || signal === this._signal) return;
-    this.#own().follow(signal);
+    ownSignals(this).follow(signal);
   }
 
   /** A signal that aborts when `outer` or `inner` does; unlinked when the call ends. @internal */
@@ -253,12 +253,6 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
     if (this._finished) return inner;
     if (this._signals === undefined) this._signals = new CallSignals();
     return this._signals.either(outer, inner);
-  }
-
-  #own(): CallSignals {
-    if (this._signals === undefined) this._signals = new CallSignals();
-    this._signal = this._signals.own();
-    return this._signals;
   }
 
   /**
@@ -272,6 +266,13 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
     if (this._wrappers === undefined) this._wrappers = [];
     this._wrappers.push(wrapper);
   }
+}
+
+// Not a private method: one would give every context a private brand to install as it is made.
+function ownSignals(ctx: { _signals: CallSignals | undefined; _signal: AbortSignal }): CallSignals {
+  if (ctx._signals === undefined) ctx._signals = new CallSignals();
+  ctx._signal = ctx._signals.own();
+  return ctx._signals;
 }
 
 // Declared outside the class so TypeScript keeps `toolInput` readonly while

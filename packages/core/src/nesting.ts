@@ -35,6 +35,21 @@ export function startNested<T>(depth: number, start: () => T): T {
   }
 }
 
+/**
+ * Starts a call made while `parent` (a context, or the depth of a call without one) runs
+ * synchronously: one microtask later, on a fresh stack, one level deeper. @internal
+ */
+export function startNestedCall<T>(
+  parent: ToolCallHookContext | number,
+  toolName: string,
+  start: () => Promise<T>,
+): Promise<T> {
+  const depth = typeof parent === "number" ? parent + 1 : depthBelow(parent);
+  const tooDeep = depthError(toolName, depth);
+  if (tooDeep !== undefined) return Promise.reject(tooDeep);
+  return Promise.resolve().then(() => startNested(depth, start));
+}
+
 /** Gives a new call's context the depth it was started at (0 unless nested). @internal */
 export function claimDepth(ctx: ToolCallHookContext): void {
   if (pending === 0) return;

@@ -1,15 +1,8 @@
 import { askHuman } from "./ask-human.js";
 import { runBare } from "./bare-call.js";
-import {
-  BOUND,
-  type CallBindings,
-  checkExplainQuery,
-  checkInput,
-  type ExplainQuery,
-  readBindings,
-  readBindingsInto,
-} from "./call-args.js";
-import { failBeforeTool, finishCall } from "./call-state.js";
+import { BOUND, type CallBindings, type ExplainQuery, readBindings, readBindingsInto } from "./call-args.js";
+import { checkExplainQuery, checkInput } from "./call-input.js";
+import { closeCall, failBeforeTool, finishCall } from "./call-state.js";
 import type { Chain } from "./chain.js";
 import { ChainCache } from "./chain-cache.js";
 import { type CallServices, nextCallId, ToolCallHookContext } from "./context.js";
@@ -18,14 +11,13 @@ import type { ToolHooksEvents } from "./events.js";
 import type { HumanInputProvider } from "./human-input.js";
 import { type Checked, checkInputSchema } from "./input-schema.js";
 import { showValue } from "./keys.js";
-import { claimDepth, claimPending, depthBelow, depthError, startNested } from "./nesting.js";
-import type { Agent, Crew, Task } from "./entities.js";
+import { claimDepth, claimPending, startNestedCall } from "./nesting.js";
 import { resolveOptions, type ToolHooksOptions } from "./options.js";
 import { HookRegistry } from "./registry.js";
 import type { Runtime, RuntimeHook } from "./runtime.js";
 import { NEVER_ABORTED } from "./signals.js";
 import { assertTool } from "./tool.js";
-import type { FrameworkCall, HookInfo, Tool, ToolCallOutcome, ToolInputSchema } from "./types.js";
+import type { HookInfo, Tool, ToolCallOutcome, ToolInputSchema } from "./types.js";
 import { type WrappedTool, wrapTool } from "./wrap.js";
 
 // The call whose chain is running synchronously right now (its context; its depth for a call that has
@@ -111,46 +103,29 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     bindings: CallBindings = NO_BINDINGS,
   ): Promise<ToolCallOutcome<O>> {
     let args: I;
-    let agent: Agent | undefined;
-    let task: Task | undefined;
-    let crew: Crew | undefined;
-    let signal: AbortSignal | undefined;
-    let callId: string | undefined;
-    let framework: FrameworkCall | undefined;
+    let b: CallBindings;
     try {
       assertTool(tool, "invoke");
       args = checkInput(tool.name, input, "invoke") as I;
-      // The frozen default needs no look; anything else is read once and checked, and its values
-      // are passed on as they are: no copy of the bindings is made.
-      if (bindings !== NO_BINDINGS) {
+      // The frozen default needs no look; anything else is read once and checked into BOUND: no copy is made.
+      if (bindings === NO_BINDINGS) b = NO_BINDINGS;
+      else {
         readBindingsInto(bindings, "invoke");
-        const b = BOUND;
-        agent = b.agent;
-        task = b.task;
-        crew = b.crew;
-        signal = b.signal;
-        callId = b.callId;
-        framework = b.framework;
+        b = BOUND;
       }
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#call(tool, args, agent, task, crew, signal, callId, framework);
+    return this.#call(tool, args, b);
   }
 
   /** Runs a call whose arguments are checked. */
-  #call<I extends object, O>(
-    tool: Tool<I, O>,
-    args: I,
-    agent: Agent | undefined,
-    task: Task | undefined,
-    crew: Crew | undefined,
-    signal: AbortSignal | undefined,
-    callId: string | undefined,
-    framework: FrameworkCall | undefined,
-  ): Promise<ToolCallOutcome<O>> {
+  #call<I extends object, O>(tool: Tool<I, O>, args: I, b: CallBindings): Promise<ToolCallOutcome<O>> {
+    // Read at once: `b` may be BOUND, which the next call's check overwrites.
+    const { agent, task, crew, signal, callId, framework } = b;
     if (running !== undefined) {
-      return this.#nested(tool, args, { agent, task, crew, signal, callId, framework }, running);
+      const own: CallBindings = { agent, task, crew, signal, callId, framework };
+      return startNestedCall(running, tool.name, () => this.#call(tool, args, own));
     }
     // Not an `async` function: a chain that settles synchronously, or in one hop, should not pay for two more.
     let ctx: ToolCallHookContext<I, O>;
@@ -216,24 +191,6 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     return result instanceof Promise ? result : Promise.resolve(result);
   }
 
-  // A call started while another one's chain runs synchronously (a tool that calls `invoke`) starts
-  // on a fresh stack one microtask later, so that nesting costs no stack, however deep.
-  #nested<I extends object, O>(
-    tool: Tool<I, O>,
-    args: I,
-    bindings: CallBindings,
-    parent: ToolCallHookContext | number,
-  ): Promise<ToolCallOutcome<O>> {
-    const depth = typeof parent === "number" ? parent + 1 : depthBelow(parent);
-    const tooDeep = depthError(tool.name, depth);
-    if (tooDeep !== undefined) return Promise.reject(tooDeep);
-    return Promise.resolve().then(() => startNested(depth, () => this.#run(tool, args, bindings)));
-  }
-
-  #run<I extends object, O>(tool: Tool<I, O>, args: I, b: CallBindings): Promise<ToolCallOutcome<O>> {
-    return this.#call(tool, args, b.agent, b.task, b.crew, b.signal, b.callId, b.framework);
-  }
-
   readonly #done = (ctx: ToolCallHookContext): ToolCallOutcome => this.#outcome(ctx);
 
   /** Validates the input with the tool's schema, then runs the chain on the schema's output. */
@@ -264,18 +221,8 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
   }
 
   #outcome<I extends object, O>(ctx: ToolCallHookContext<I, O>): ToolCallOutcome<O> {
-    const status = ctx._status;
-    const outcome: ToolCallOutcome<O> = {
-      status,
-      result: ctx.toolResult ?? "",
-      raw: ctx.rawToolResult,
-      reason: status === "blocked" ? ctx._reason : undefined,
-      error: status === "error" ? ctx.error : ctx._failure,
-      trace: ctx._trace,
-      callId: ctx.callId,
-      toolName: ctx.toolName,
-    };
-    finishCall(ctx);
+    const outcome = closeCall(ctx);
+    const status = outcome.status;
     if (this._listened) {
       if (status === "blocked") this._emit("call:blocked", { ctx, outcome, reason: outcome.reason });
       else if (status === "error") this._emit("call:error", { ctx, error: outcome.error, outcome });
@@ -299,7 +246,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
   wrap<I extends object, O>(tool: Tool<I, O>, bindings: CallBindings = NO_BINDINGS): WrappedTool<I> {
     assertTool(tool, "wrap");
     const bound = bindings === NO_BINDINGS ? NO_BINDINGS : readBindings(bindings, "wrap");
-    return wrapTool(tool, bound, (args, checked) => this.#run(tool, args, checked));
+    return wrapTool(tool, bound, (args, checked) => this.#call(tool, args, checked));
   }
 
   /**

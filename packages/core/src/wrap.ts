@@ -1,4 +1,5 @@
-import { type CallBindings, checkInput, executeSignal } from "./call-args.js";
+import { type CallBindings, executeSignal } from "./call-args.js";
+import { checkInput } from "./call-input.js";
 import { markChecked } from "./tool.js";
 import type { Tool, ToolCallOutcome, ToolInput } from "./types.js";
 
