@@ -63,7 +63,8 @@ function comparable(outcome: ToolCallOutcome): unknown {
 async function run(kind: "before" | "after", body: Body, options: HookOptions, name: string): Promise<unknown> {
   const hooks = new ToolHooks();
   hooks.before(() => undefined, { name: "first" });
-  hooks[kind](body as never, { ...options, name });
+  if (kind === "before") hooks.before(body as Parameters<ToolHooks["before"]>[0], { ...options, name });
+  else hooks.after(body as Parameters<ToolHooks["after"]>[0], { ...options, name });
   hooks.after(() => undefined, { name: "last" });
   return comparable(await hooks.invoke(echo, { text: "hi" }));
 }
