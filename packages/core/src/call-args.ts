@@ -207,7 +207,21 @@ export function readBindingsInto(bindings: unknown, where: CallSite): void {
 export function readBindings(bindings: unknown, where: CallSite): CallBindings {
   readBindingsInto(bindings, where);
   const { agent, task, crew, signal, callId, framework } = BOUND;
+  clearBound();
   return { agent, task, crew, signal, callId, framework };
+}
+
+/**
+ * Empties {@link BOUND} once its values are read: it must not keep the last call's agent, signal or
+ * framework context (an SDK's whole message history) alive until the next call. @internal
+ */
+export function clearBound(): void {
+  BOUND.agent = undefined;
+  BOUND.task = undefined;
+  BOUND.crew = undefined;
+  BOUND.signal = undefined;
+  BOUND.callId = undefined;
+  BOUND.framework = undefined;
 }
 
 /** The longest call id taken: ids of every framework are far shorter; longer ones are not ids. */

@@ -75,7 +75,9 @@ export function runBefores(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[],
     let result: unknown;
     let then: Then | undefined;
     try {
-      result = (h.fn as (c: Ctx) => unknown)(ctx);
+      // Called as a plain function: `this` must not be the runtime hook, whose shared entries a hook could alter.
+      const fn = h.fn as (c: Ctx) => unknown;
+      result = fn(ctx);
       then = result === undefined ? undefined : thenOf(result);
     } catch (e) {
       if (fail(rt, ctx, h, "before", e, t0)) return;
@@ -168,7 +170,8 @@ export function runAfters(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[], 
     let result: unknown;
     let then: Then | undefined;
     try {
-      result = (h.fn as (c: Ctx) => unknown)(ctx);
+      const fn = h.fn as (c: Ctx) => unknown;
+      result = fn(ctx);
       then = result === undefined ? undefined : thenOf(result);
     } catch (e) {
       fail(rt, ctx, h, "after", e, t0);

@@ -1,6 +1,13 @@
 import { askHuman } from "./ask-human.js";
 import { runBare } from "./bare-call.js";
-import { BOUND, type CallBindings, type ExplainQuery, readBindings, readBindingsInto } from "./call-args.js";
+import {
+  BOUND,
+  type CallBindings,
+  clearBound,
+  type ExplainQuery,
+  readBindings,
+  readBindingsInto,
+} from "./call-args.js";
 import { checkExplainQuery, checkInput } from "./call-input.js";
 import { closeCall, failBeforeTool, finishCall } from "./call-state.js";
 import type { Chain } from "./chain.js";
@@ -123,6 +130,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
   #call<I extends object, O>(tool: Tool<I, O>, args: I, b: CallBindings): Promise<ToolCallOutcome<O>> {
     // Read at once: `b` may be BOUND, which the next call's check overwrites.
     const { agent, task, crew, signal, callId, framework } = b;
+    if (b === BOUND) clearBound();
     if (running !== undefined) {
       const own: CallBindings = { agent, task, crew, signal, callId, framework };
       return startNestedCall(running, tool.name, () => this.#call(tool, args, own));
