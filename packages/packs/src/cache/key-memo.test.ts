@@ -2,27 +2,12 @@
 // whatever happens to the input objects between calls, the store must be asked for the key canonicalJson
 // gives the input as it is now, and results must be shared exactly when those keys are equal.
 import { defineTool, ToolHooks } from "@toolware/core";
-import { type CacheEntry, type CacheStore, cache, canonicalJson } from "@toolware/packs/cache";
+import { cache, canonicalJson } from "@toolware/packs/cache";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { recordingStore } from "./test-fixtures.js";
 
 const SEP = "\u0000";
-
-function recordingStore(): CacheStore & { keys: string[] } {
-  const map = new Map<string, CacheEntry>();
-  const keys: string[] = [];
-  return {
-    keys,
-    get: (key) => {
-      keys.push(key);
-      return map.get(key);
-    },
-    set: (key, entry) => void map.set(key, entry),
-    delete: (key) => map.delete(key),
-    deletePrefix: () => 0,
-    clear: () => map.clear(),
-  };
-}
 
 type Input = Record<string, unknown>;
 type Step =

@@ -1,27 +1,12 @@
 // Adversarial probes of the cache's fast key (key.ts): through the public pack, the key a store is asked for must be
 // the tool name and canonicalJson of the input as the tool will receive it, for every input.
 import { Agent, Crew, defineTool, ToolHooks } from "@toolware/core";
-import { type CacheEntry, type CacheStore, cache, canonicalJson } from "@toolware/packs/cache";
+import { cache, canonicalJson } from "@toolware/packs/cache";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { recordingStore } from "./test-fixtures.js";
 
 const SEP = "\u0000";
-
-function recordingStore(): CacheStore & { keys: string[] } {
-  const map = new Map<string, CacheEntry>();
-  const keys: string[] = [];
-  return {
-    keys,
-    get: (key) => {
-      keys.push(key);
-      return map.get(key);
-    },
-    set: (key, entry) => void map.set(key, entry),
-    delete: (key) => map.delete(key),
-    deletePrefix: () => 0,
-    clear: () => map.clear(),
-  };
-}
 
 const tool = defineTool({ name: "lookup", execute: (input: object) => JSON.stringify(Object.keys(input)) });
 

@@ -1,4 +1,5 @@
 import { defineTool } from "@toolware/core";
+import type { CacheEntry, CacheStore } from "@toolware/packs/cache";
 
 // Tools whose runs are counted; `search` waits until the test opens its gates.
 export function setup() {
@@ -43,5 +44,22 @@ export function setup() {
       failNext = k;
     },
     openGates,
+  };
+}
+
+/** A map-backed store that records every key it is asked for. */
+export function recordingStore(): CacheStore & { keys: string[] } {
+  const map = new Map<string, CacheEntry>();
+  const keys: string[] = [];
+  return {
+    keys,
+    get: (key) => {
+      keys.push(key);
+      return map.get(key);
+    },
+    set: (key, entry) => void map.set(key, entry),
+    delete: (key) => map.delete(key),
+    deletePrefix: () => 0,
+    clear: () => map.clear(),
   };
 }
