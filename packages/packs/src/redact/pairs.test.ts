@@ -48,6 +48,9 @@ describe("sensitive pairs: operators, declarations and markup", () => {
     ["password: hunter2.", "password: [REDACTED]."],
     ["password=${PASSWORD:-hunter2}", "password=[REDACTED]"],
     ["password: $Secr3t", "password: [REDACTED]"],
+    // More than references joined: a value.
+    ["password=--_$0_", "password=[REDACTED]"],
+    ["password: -$API_KEY", "password: [REDACTED]"],
   ])("a bare value runs to its real end: %j", (input, expected) => {
     expect(redactText(input)).toBe(expected);
   });
@@ -60,6 +63,8 @@ describe("sensitive pairs: operators, declarations and markup", () => {
     "const token = process.env.GITHUB_TOKEN;",
     "items.map(token => token.trim())",
     "api_key: $API_KEY",
+    'password: "$1:$2"',
+    "password=${USER}:${PASS}",
     'client_secret = "${{ secrets.CLIENT_SECRET }}"',
     "<token>${TOKEN}</token>",
     'setProperty("password", pwd)',

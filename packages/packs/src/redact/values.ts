@@ -14,8 +14,9 @@
  */
 const REFERENCE =
   /\$\{[^{}:=\r\n-]*\}|\$\([^()\r\n]*\)|\$\{\{[^{}\r\n]*\}\}|\{\{[^{}\r\n]*\}\}|\$[A-Z_]*[A-Z][A-Z0-9_]*(?![a-z])|%[A-Z_]*[A-Z][A-Z0-9_]*%|\$\d/g;
-// What may sit between references in a value made only of them (`${USER}:${PASS}`).
-const JOINERS = /^[\s:/@._-]*$/;
+// A value made only of references, joined (`${USER}:${PASS}`, `"$1:$2"`); each reference read as a NUL.
+// Joiners only between: `--_$0_` or `_/$7_-` is a password that holds a `$` and a digit, not a template.
+const JOINED_REFERENCES = /^\0(?:[\s:/@._-]*\0)*$/;
 // `<token>`, `[PASSWORD]`: a placeholder a reader fills in.
 const PLACEHOLDER = /^(?:<[^<>\r\n]*>|\[[^[\]\r\n]*\])$/;
 // Expressions that read a secret from somewhere else: `new AWS.Credentials(…)`, `process.env.TOKEN`.
@@ -35,8 +36,10 @@ const EXPRESSION =
 export function isReference(value: string): boolean {
   if (value === "" || PLACEHOLDER.test(value) || EXPRESSION.test(value)) return true;
   if (!value.includes("$") && !value.includes("{") && !value.includes("%")) return false;
-  const rest = value.replace(REFERENCE, "");
-  return rest.length < value.length && JOINERS.test(rest);
+  const trimmed = value.trim();
+  // A NUL of the value's own could pose as a reference.
+  if (trimmed.includes("\0")) return false;
+  return JOINED_REFERENCES.test(trimmed.replace(REFERENCE, "\0"));
 }
 
 function isBlank(c: number): boolean {

@@ -107,18 +107,42 @@ function readUnit(text: string, at: number): number | undefined {
  * ```
  */
 export function readings(path: string): string[] | string {
+  const forms = decodedChain(path, MAX_DECODING_ROUNDS);
+  if (typeof forms === "string") return forms;
+  for (const form of [...forms]) if (BEST_FIT.test(form)) forms.push(form.replace(BEST_FIT_ALL, "\\"));
+  return forms;
+}
+
+/**
+ * The form, then each round of NFKC and decoding. NFKC also composes a combining mark with the
+ * hex digit before it (`%5c\u0301` reads `%5ć`), which hides the escape from that round, while a
+ * URL decoder that does not normalise reads `\` and a combining mark: so each form that NFKC
+ * changes is also decoded as given, and that reading's own rounds join the forms.
+ */
+function decodedChain(path: string, rounds: number): string[] | string {
   const forms = [path];
+  const raw: string[] = [];
   let current = path;
   for (let round = 0; ; round++) {
     const nfkc = current.normalize("NFKC");
-    if (nfkc !== current) forms.push(nfkc);
+    if (nfkc !== current) {
+      forms.push(nfkc);
+      raw.push(current);
+    }
     const decoded = decodeEscapes(nfkc);
     if (typeof decoded !== "string") return decoded.malformed;
     if (decoded === nfkc) break;
-    if (round === MAX_DECODING_ROUNDS) return "too many layers of percent-encoding";
+    if (round === rounds) return "too many layers of percent-encoding";
     forms.push(decoded);
     current = decoded;
   }
-  for (const form of [...forms]) if (BEST_FIT.test(form)) forms.push(form.replace(BEST_FIT_ALL, "\\"));
+  for (const form of raw) {
+    const decoded = decodeEscapes(form);
+    // What only the NFKC reading can decode was judged above; a form decoding leaves as it is adds nothing.
+    if (typeof decoded !== "string" || decoded === form || forms.includes(decoded)) continue;
+    const more = rounds > 0 ? decodedChain(decoded, rounds - 1) : "too many layers of percent-encoding";
+    if (typeof more === "string") return more;
+    for (const f of more) if (!forms.includes(f)) forms.push(f);
+  }
   return forms;
 }

@@ -114,7 +114,12 @@ describe("checkPath on hostile strings", () => {
     ".%2e/x",
     "a/..\\..\\x",
     "%%32%65%%32%65/x",
-  ])("refuses %s", (path) => {
+    // Found by the property above (seed -626505885): NFKC reads `%5c` + U+0301 as `%5ć`, a decoder
+    // that does not normalise reads `\` + U+0301, a rooted path on Windows.
+    "%5c\u0301",
+    "%5C\u0301x",
+    "%25%35c\u0301x",
+  ])("refuses %j", (path) => {
     expect(checkPath(path, { root: ROOT }).ok).toBe(false);
   });
 
