@@ -88,6 +88,27 @@ function match(copy: readonly unknown[], value: unknown): boolean {
   return token === value;
 }
 
+// The data of the copy from `at` on, in new objects (null-prototype, so a "__proto__" key stays a key).
+function rebuild(copy: readonly unknown[]): unknown {
+  const token = copy[at++];
+  if (token === OBJECT) {
+    const n = copy[at++] as number;
+    const obj: Record<string, unknown> = Object.create(null);
+    for (let i = 0; i < n; i++) {
+      const key = copy[at++] as string;
+      obj[key] = rebuild(copy);
+    }
+    return obj;
+  }
+  if (token === ARRAY) {
+    const n = copy[at++] as number;
+    const list: unknown[] = new Array(n);
+    for (let i = 0; i < n; i++) list[i] = rebuild(copy);
+    return list;
+  }
+  return token;
+}
+
 /** The last key and the data it stands for. @internal */
 export class KeyMemo {
   #tool: string | undefined = undefined;
@@ -102,11 +123,21 @@ export class KeyMemo {
     return match(this.#copy, input) ? this.#key : undefined;
   }
 
-  /** Keeps `key` with a copy of `input` (unusable when the input is not small plain data). */
-  remember(tool: string, input: object, key: string): void {
+  /**
+   * Keeps a copy of `input` and returns its key. The key is built from the copy, not from `input`: a getter
+   * or a Proxy may give each read another value, and the key kept must be that of the data kept.
+   */
+  remember(tool: string, input: object, keyOf: (data: unknown) => string): string {
     this.#tool = tool;
-    this.#key = key;
     this.#copy.length = 0;
-    this.#usable = write(this.#copy, input, 0);
+    this.#usable = false;
+    if (write(this.#copy, input, 0)) {
+      at = 0;
+      this.#key = keyOf(rebuild(this.#copy));
+      this.#usable = true;
+    } else {
+      this.#key = keyOf(input);
+    }
+    return this.#key;
   }
 }
