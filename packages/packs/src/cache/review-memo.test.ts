@@ -88,4 +88,97 @@ describe("the key memo and inputs whose reads disagree", () => {
       ),
     );
   });
+
+  it("a before-hook that writes the input, in place or nested, is keyed by what it wrote", async () => {
+    const store = recordingStore();
+    const hooks = new ToolHooks();
+    let n = 0;
+    hooks.before((ctx) => {
+      const input = ctx.toolInput as { x?: unknown; n?: { v: number } };
+      n++;
+      if (n % 2 === 0) input.x = n;
+      if (input.n !== undefined) input.n.v = n % 3;
+    });
+    hooks.use(cache({ tools: "lookup", store }));
+    const tool = defineTool({ name: "lookup", execute: (input: object) => canonicalJson(input) });
+    const shared = { x: 0, n: { v: 0 } };
+    for (let i = 0; i < 8; i++) {
+      const outcome = await hooks.invoke(tool, shared);
+      expect(store.keys.at(-1)).toBe(plainKey(shared));
+      expect(outcome.result).toBe(canonicalJson(shared));
+    }
+  });
+
+  it("a tool that writes its input in place does not make the memo's copy follow", async () => {
+    const { keyOf } = setupMutating();
+    const input = { x: 1, list: [1] };
+    expect(await keyOf(input)).toBe(plainKey({ x: 1, list: [1] }));
+    // The tool pushed to the list and bumped x: the next call with the same object is other data.
+    expect(await keyOf(input)).toBe(plainKey({ x: 2, list: [1, 2] }));
+    expect(await keyOf({ x: 2, list: [1, 2] })).toBe(plainKey({ x: 2, list: [1, 2] }));
+  });
+
+  it("tricky plain data: null prototypes, __proto__ keys, lone surrogates, -0, long strings, two tools", async () => {
+    const store = recordingStore();
+    const hooks = new ToolHooks();
+    hooks.use(cache({ tools: ["lookup", "other"], store }));
+    const lookup = defineTool({ name: "lookup", execute: () => "l" });
+    const other = defineTool({ name: "other", execute: () => "o" });
+    const bare = Object.create(null) as Record<string, unknown>;
+    // A null-prototype object holds "__proto__" as a plain own key.
+    Object.defineProperty(bare, "__proto__", { value: "p", enumerable: true, writable: true, configurable: true });
+    const withProto = JSON.parse('{"__proto__":{"a":1}}') as object;
+    const long = "y".repeat(5000);
+    const inputs: object[] = [
+      bare,
+      { __proto__: null, a: 1 },
+      withProto,
+      JSON.parse('{"__proto__":{"a":2}}') as object,
+      { s: "\ud800" },
+      { s: "\udc00" },
+      { s: "\ud800\udc00" },
+      { x: -0 },
+      { x: 0 },
+      { s: long },
+      { s: `${long}z` },
+      { a: [1, [2, [3]]] },
+      { a: [1, [2, [4]]] },
+    ];
+    for (const tool of [lookup, other, lookup]) {
+      for (const input of [...inputs, ...inputs.slice().reverse()]) {
+        const before = store.keys.length;
+        await hooks.invoke(tool, input);
+        expect(store.keys[before]).toBe(`${tool.name}${SEP}${canonicalJson(input)}`);
+      }
+    }
+  });
+
+  it("two cache packs keep their memos apart", async () => {
+    const a = setup();
+    const b = setup();
+    expect(await a.keyOf({ x: 1 })).toBe(plainKey({ x: 1 }));
+    expect(await b.keyOf({ x: 2 })).toBe(plainKey({ x: 2 }));
+    expect(await a.keyOf({ x: 2 })).toBe(plainKey({ x: 2 }));
+    expect(await b.keyOf({ x: 1 })).toBe(plainKey({ x: 1 }));
+  });
 });
+
+function setupMutating() {
+  const tool = defineTool({
+    name: "lookup",
+    execute: (input: { x: number; list: number[] }) => {
+      input.x++;
+      input.list.push(input.list.length + 1);
+      return "ran";
+    },
+  });
+  const store = recordingStore();
+  const hooks = new ToolHooks();
+  hooks.use(cache({ tools: "lookup", store }));
+  const keyOf = async (input: { x: number; list: number[] }): Promise<string | undefined> => {
+    const before = store.keys.length;
+    await hooks.invoke(tool, input);
+    return store.keys[before];
+  };
+  return { keyOf };
+}
