@@ -29,7 +29,7 @@ export function cacheKeys(
     const input = readInput(ctx);
     const known = memo.recall(ctx.toolName, input);
     if (known !== undefined) return known;
-    return memo.remember(ctx.toolName, input, (data) => keyOf(ctx.toolName, data as ToolInput));
+    return memo.remember(ctx.toolName, input, keyOf);
   };
   // The last scoped key, so a hot input of one scope also hands the store the same string each time.
   let lastKey: string | undefined;

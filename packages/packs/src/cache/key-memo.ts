@@ -1,3 +1,5 @@
+import type { ToolInput } from "@toolware/core";
+
 // The key of the last call, and a copy of the plain data it was built from. Building a key from even a
 // one-field input costs more than the rest of a hit (the quotes, a fresh string of several pieces, and a
 // store that must compare or hash that fresh string), while an agent asks a hot tool the same thing many
@@ -88,15 +90,19 @@ function match(copy: readonly unknown[], value: unknown): boolean {
   return token === value;
 }
 
-// The data of the copy from `at` on, in new objects (null-prototype, so a "__proto__" key stays a key).
+// The data of the copy from `at` on, in new plain objects. (A null prototype would keep "__proto__" a plain
+// key too, but puts the object in V8's slow dictionary mode, which the key writer then walks.)
 function rebuild(copy: readonly unknown[]): unknown {
   const token = copy[at++];
   if (token === OBJECT) {
     const n = copy[at++] as number;
-    const obj: Record<string, unknown> = Object.create(null);
+    const obj: Record<string, unknown> = {};
     for (let i = 0; i < n; i++) {
       const key = copy[at++] as string;
-      obj[key] = rebuild(copy);
+      const value = rebuild(copy);
+      if (key === "__proto__")
+        Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+      else obj[key] = value;
     }
     return obj;
   }
@@ -127,16 +133,16 @@ export class KeyMemo {
    * Keeps a copy of `input` and returns its key. The key is built from the copy, not from `input`: a getter
    * or a Proxy may give each read another value, and the key kept must be that of the data kept.
    */
-  remember(tool: string, input: object, keyOf: (data: unknown) => string): string {
+  remember(tool: string, input: ToolInput, keyOf: (tool: string, data: ToolInput) => string): string {
     this.#tool = tool;
     this.#copy.length = 0;
     this.#usable = false;
     if (write(this.#copy, input, 0)) {
       at = 0;
-      this.#key = keyOf(rebuild(this.#copy));
+      this.#key = keyOf(tool, rebuild(this.#copy) as ToolInput);
       this.#usable = true;
     } else {
-      this.#key = keyOf(input);
+      this.#key = keyOf(tool, input);
     }
     return this.#key;
   }
