@@ -29,9 +29,7 @@ export function cacheKeys(
     const input = readInput(ctx);
     const known = memo.recall(ctx.toolName, input);
     if (known !== undefined) return known;
-    const key = keyOf(ctx.toolName, input);
-    memo.remember(ctx.toolName, input, key);
-    return key;
+    return memo.remember(ctx.toolName, input, keyOf);
   };
   // The last scoped key, so a hot input of one scope also hands the store the same string each time.
   let lastKey: string | undefined;

@@ -1,3 +1,5 @@
+import type { ToolInput } from "@toolware/core";
+
 // The key of the last call, and a copy of the plain data it was built from. Building a key from even a
 // one-field input costs more than the rest of a hit (the quotes, a fresh string of several pieces, and a
 // store that must compare or hash that fresh string), while an agent asks a hot tool the same thing many
@@ -88,6 +90,31 @@ function match(copy: readonly unknown[], value: unknown): boolean {
   return token === value;
 }
 
+// The data of the copy from `at` on, in new plain objects. (A null prototype would keep "__proto__" a plain
+// key too, but puts the object in V8's slow dictionary mode, which the key writer then walks.)
+function rebuild(copy: readonly unknown[]): unknown {
+  const token = copy[at++];
+  if (token === OBJECT) {
+    const n = copy[at++] as number;
+    const obj: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) {
+      const key = copy[at++] as string;
+      const value = rebuild(copy);
+      if (key === "__proto__")
+        Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+      else obj[key] = value;
+    }
+    return obj;
+  }
+  if (token === ARRAY) {
+    const n = copy[at++] as number;
+    const list: unknown[] = new Array(n);
+    for (let i = 0; i < n; i++) list[i] = rebuild(copy);
+    return list;
+  }
+  return token;
+}
+
 /** The last key and the data it stands for. @internal */
 export class KeyMemo {
   #tool: string | undefined = undefined;
@@ -102,11 +129,21 @@ export class KeyMemo {
     return match(this.#copy, input) ? this.#key : undefined;
   }
 
-  /** Keeps `key` with a copy of `input` (unusable when the input is not small plain data). */
-  remember(tool: string, input: object, key: string): void {
+  /**
+   * Keeps a copy of `input` and returns its key. The key is built from the copy, not from `input`: a getter
+   * or a Proxy may give each read another value, and the key kept must be that of the data kept.
+   */
+  remember(tool: string, input: ToolInput, keyOf: (tool: string, data: ToolInput) => string): string {
     this.#tool = tool;
-    this.#key = key;
     this.#copy.length = 0;
-    this.#usable = write(this.#copy, input, 0);
+    this.#usable = false;
+    if (write(this.#copy, input, 0)) {
+      at = 0;
+      this.#key = keyOf(tool, rebuild(this.#copy) as ToolInput);
+      this.#usable = true;
+    } else {
+      this.#key = keyOf(tool, input);
+    }
+    return this.#key;
   }
 }
