@@ -2,27 +2,12 @@
 // (getters, Proxy traps) must never leave the memo holding a key for data other than the data it copied, so a
 // later plain input is always looked up under its own canonical key.
 import { defineTool, ToolHooks } from "@toolware/core";
-import { type CacheEntry, type CacheStore, cache, canonicalJson } from "@toolware/packs/cache";
+import { cache, canonicalJson } from "@toolware/packs/cache";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { recordingStore } from "./test-fixtures.js";
 
 const SEP = "\u0000";
-
-function recordingStore(): CacheStore & { keys: string[] } {
-  const map = new Map<string, CacheEntry>();
-  const keys: string[] = [];
-  return {
-    keys,
-    get: (key) => {
-      keys.push(key);
-      return map.get(key);
-    },
-    set: (key, entry) => void map.set(key, entry),
-    delete: (key) => map.delete(key),
-    deletePrefix: () => 0,
-    clear: () => map.clear(),
-  };
-}
 
 function setup() {
   const tool = defineTool({ name: "lookup", execute: (input: { x?: unknown }) => `x=${String(input.x)}` });
