@@ -1,6 +1,7 @@
 import { createHooks } from "hookable";
 import { EXPECTED, HOOK_COUNTS, input, type QueryInput, trivialTool } from "../fixtures.js";
 import { type Cases, countsHooks, expectString, runCase, type Subject } from "../harness.js";
+import { direct } from "../references.js";
 
 // hookable with N hooks: half on "tool:before", half on "tool:after" (an odd one goes before),
 // called around the tool the way a hookable user wires it. The hooks are sync `() => {}`.
@@ -36,14 +37,6 @@ function hookable(n: number): Subject {
     verify: countsHooks((probe) => hookableStack(n, probe), n),
   };
 }
-
-const direct: Subject = {
-  id: "direct",
-  label: "direct `await tool(input)`",
-  hooks: 0,
-  run: () => trivialTool(input),
-  check: expectString(EXPECTED),
-};
 
 const cases: Cases = Object.fromEntries(HOOK_COUNTS.map((n) => [String(n), () => [direct, hookable(n)]]));
 

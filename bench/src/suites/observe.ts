@@ -5,7 +5,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "
 import type { ToolCallOutcome } from "@toolware/core";
 import { otelTracing } from "@toolware/otel";
 import { type AuditDurability, audit, auditFiles } from "@toolware/packs/audit";
-import { EXPECTED, input, trivialTool } from "../fixtures.js";
+import { EXPECTED } from "../fixtures.js";
 import {
   emit,
   expectString,
@@ -16,6 +16,7 @@ import {
   type Subject,
   type Timing,
 } from "../harness.js";
+import { direct } from "../references.js";
 import { toolwareStack } from "../toolware-stack.js";
 
 // What observability costs per call: the 10-hook stack of the toolware suite, with and without the otel
@@ -25,14 +26,6 @@ const dir = mkdtempSync(join(tmpdir(), "toolware-bench-audit-"));
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
 
 const check = (value: unknown): void => expectString(EXPECTED)((value as ToolCallOutcome).result);
-
-const direct: Subject = {
-  id: "direct",
-  label: "direct `await tool(input)`",
-  hooks: 0,
-  run: () => trivialTool(input),
-  check: expectString(EXPECTED),
-};
 
 const stack10: Subject = {
   id: "toolware-10",

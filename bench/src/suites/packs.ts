@@ -1,8 +1,9 @@
 import { defineTool, type ToolCallOutcome, ToolHooks } from "@toolware/core";
 import { cache } from "@toolware/packs/cache";
 import { rateLimit } from "@toolware/packs/rate-limit";
-import { EXPECTED, input, TOOL_NAME, trivialTool } from "../fixtures.js";
+import { EXPECTED, input, TOOL_NAME } from "../fixtures.js";
 import { type Cases, expectString, runCase, type Subject } from "../harness.js";
+import { direct } from "../references.js";
 import { toolwareStack } from "../toolware-stack.js";
 
 // What the two packs on every hot path cost per call: a cache hit and a rate-limit check that lets the
@@ -20,14 +21,6 @@ function checkOutcome(action: string): (value: unknown) => void {
     }
   };
 }
-
-const direct: Subject = {
-  id: "direct",
-  label: "direct `await tool(input)`",
-  hooks: 0,
-  run: () => trivialTool(input),
-  check: expectString(EXPECTED),
-};
 
 const zero = (): Subject => ({
   id: "toolware-0",

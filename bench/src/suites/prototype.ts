@@ -3,6 +3,7 @@ import { EXPECTED, input, type QueryInput, TOOL_NAME, trivialTool } from "../fix
 import { type Cases, countsHooks, expectString, runCase, type Subject } from "../harness.js";
 import type { ProtoHook, ProtoOutcome } from "../prototype/engine.js";
 import { ProtoHooks } from "../prototype/hooks.js";
+import { direct, floorOutcome } from "../references.js";
 import { type HookMix, kindAt } from "../toolware-stack.js";
 
 // The scratch prototype of bench/src/prototype beside koa-compose and the 0-hook floor, in one process:
@@ -79,34 +80,10 @@ function koa10(): Subject {
   };
 }
 
-const NO_TRACE = Object.freeze([]);
-
 const cases: Cases = {
   kinds: () => [
-    {
-      id: "direct",
-      label: "direct `await tool(input)`",
-      hooks: 0,
-      run: () => trivialTool(input),
-      check: expectString(EXPECTED),
-    },
-    {
-      id: "floor-outcome",
-      label: "any wrapper's floor: `tool(input).then(buildOutcome)` (an 8-field outcome)",
-      hooks: 0,
-      run: () =>
-        trivialTool(input).then((value) => ({
-          status: "ok",
-          result: value,
-          raw: value,
-          reason: undefined,
-          error: undefined,
-          trace: NO_TRACE,
-          callId: "c",
-          toolName: TOOL_NAME,
-        })),
-      check: (v) => expectString(EXPECTED)((v as { result: string }).result),
-    },
+    direct,
+    floorOutcome,
     koa10(),
     proto("proto-0", "prototype, 0 hooks", 0, "sync", "koa"),
     proto("proto-10-sync", "prototype, 10 sync hooks (5 before, 5 after)", 10, "sync", "koa"),

@@ -1,7 +1,8 @@
 import type { ToolCallOutcome } from "@toolware/core";
 import compose from "koa-compose";
-import { EXPECTED, input, type QueryInput, TOOL_NAME, trivialTool } from "../fixtures.js";
+import { EXPECTED, input, type QueryInput, trivialTool } from "../fixtures.js";
 import { type Cases, countsHooks, expectString, runCase, type Subject } from "../harness.js";
+import { direct, floorOutcome } from "../references.js";
 import { type StackOptions, toolwareStack } from "../toolware-stack.js";
 
 // toolware and its own baseline (bare koa-compose) share this process: neither uses AsyncLocalStorage,
@@ -85,30 +86,6 @@ function koa(n: number, isolated = false): Subject {
   };
 }
 
-const direct: Subject = {
-  id: "direct",
-  label: "direct `await tool(input)`",
-  hooks: 0,
-  run: () => trivialTool(input),
-  check: expectString(EXPECTED),
-};
-
-const NO_TRACE: readonly [] = Object.freeze([]) as readonly [];
-
-// The least a wrapper returning toolware's outcome can do after an async tool: one reaction that builds it.
-function buildOutcome(value: string): ToolCallOutcome<string> {
-  return {
-    status: "ok",
-    result: value,
-    raw: value,
-    reason: undefined,
-    error: undefined,
-    trace: NO_TRACE,
-    callId: "c",
-    toolName: TOOL_NAME,
-  };
-}
-
 const MIXED: Record<number, string> = {
   0: "0 hooks",
   1: "1 hook (before)",
@@ -119,18 +96,7 @@ const MIXED: Record<number, string> = {
 // One process per case, so each configuration runs with the JIT state it would have alone; the
 // baselines a target compares with share its process (koa-compose with the same number of layers).
 const cases: Cases = {
-  "0": () => [
-    direct,
-    {
-      id: "floor-outcome",
-      label: "any wrapper's floor: `tool(input).then(buildOutcome)` (an 8-field outcome)",
-      hooks: 0,
-      run: () => trivialTool(input).then(buildOutcome),
-      check: (v) => expectString(EXPECTED)((v as ToolCallOutcome<string>).result),
-    },
-    koa(0),
-    tw("toolware-0", `toolware, ${MIXED[0]}`, { hooks: 0 }),
-  ],
+  "0": () => [direct, floorOutcome, koa(0), tw("toolware-0", `toolware, ${MIXED[0]}`, { hooks: 0 })],
   "1": () => [direct, koa(1), tw("toolware-1", `toolware, ${MIXED[1]}`, { hooks: 1 })],
   "10": () => [direct, koa(10), tw("toolware-10", `toolware, ${MIXED[10]}`, { hooks: 10 })],
   "50": () => [direct, koa(50), tw("toolware-50", `toolware, ${MIXED[50]}`, { hooks: 50 })],
