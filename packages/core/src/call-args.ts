@@ -114,37 +114,13 @@ function notBranded(
   );
 }
 
-/** The values of the last bindings {@link readBindingsInto} checked. @internal */
-export interface BindingValues {
-  agent: Agent | undefined;
-  task: Task | undefined;
-  crew: Crew | undefined;
-  signal: AbortSignal | undefined;
-  callId: string | undefined;
-  framework: FrameworkCall | undefined;
-}
-
-/**
- * Where {@link readBindingsInto} leaves what it read: one object for every call, so that checking
- * bindings allocates nothing. Written only once every check has passed (after the last getter or
- * trap ran); a caller copies the values out at once, before any other code can run. @internal
- */
-export const BOUND: BindingValues = {
-  agent: undefined,
-  task: undefined,
-  crew: undefined,
-  signal: undefined,
-  callId: undefined,
-  framework: undefined,
-};
-
 /**
  * Reads and checks call bindings: a plain object with no key but `agent`, `task`, `crew`,
  * `signal`, `callId` and `framework`, each of its type or undefined. Each value is read once, so
- * a getter cannot show the check one agent and the call another. The values land in
- * {@link BOUND}. @internal
+ * a getter cannot show the check one agent and the call another. Returns the values in an object
+ * of their own, written only once every check has passed (after the last getter or trap ran). @internal
  */
-export function readBindingsInto(bindings: unknown, where: CallSite): void {
+export function readBindings(bindings: unknown, where: CallSite): CallBindings {
   if (bindings === null || typeof bindings !== "object") throw notAnObject(where, bindings);
   let proto: unknown;
   try {
@@ -194,34 +170,14 @@ export function readBindingsInto(bindings: unknown, where: CallSite): void {
     }
     call = framework === undefined ? undefined : readFramework(where, framework);
   }
-  const out = BOUND;
-  out.agent = agent as Agent | undefined;
-  out.task = task as Task | undefined;
-  out.crew = crew as Crew | undefined;
-  out.signal = signal as AbortSignal | undefined;
-  out.callId = callId as string | undefined;
-  out.framework = call;
-}
-
-/** Reads and checks call bindings as {@link readBindingsInto} does, into an object of their own. */
-export function readBindings(bindings: unknown, where: CallSite): CallBindings {
-  readBindingsInto(bindings, where);
-  const { agent, task, crew, signal, callId, framework } = BOUND;
-  clearBound();
-  return { agent, task, crew, signal, callId, framework };
-}
-
-/**
- * Empties {@link BOUND} once its values are read: it must not keep the last call's agent, signal or
- * framework context (an SDK's whole message history) alive until the next call. @internal
- */
-export function clearBound(): void {
-  BOUND.agent = undefined;
-  BOUND.task = undefined;
-  BOUND.crew = undefined;
-  BOUND.signal = undefined;
-  BOUND.callId = undefined;
-  BOUND.framework = undefined;
+  return {
+    agent: agent as Agent | undefined,
+    task: task as Task | undefined,
+    crew: crew as Crew | undefined,
+    signal: signal as AbortSignal | undefined,
+    callId: callId as string | undefined,
+    framework: call,
+  };
 }
 
 /** The longest call id taken: ids of every framework are far shorter; longer ones are not ids. */

@@ -1,4 +1,4 @@
-// The checked bindings travel through one shared slot (call-args.ts BOUND) instead of a copy per call. Hostile
+// Bindings are read once and checked into a copy of their own (call-args.ts readBindings). Hostile
 // bindings whose getters or Proxy traps start other calls while they are read must still leave every call
 // with its own agent, crew, signal and call id, and a later call without bindings with none.
 import { describe, expect, it } from "vitest";

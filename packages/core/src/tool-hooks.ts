@@ -1,13 +1,6 @@
 import { askHuman } from "./ask-human.js";
 import { runBare } from "./bare-call.js";
-import {
-  BOUND,
-  type CallBindings,
-  clearBound,
-  type ExplainQuery,
-  readBindings,
-  readBindingsInto,
-} from "./call-args.js";
+import { type CallBindings, type ExplainQuery, readBindings } from "./call-args.js";
 import { checkExplainQuery, checkInput } from "./call-input.js";
 import { closeCall, failBeforeTool, finishCall } from "./call-state.js";
 import type { Chain } from "./chain.js";
@@ -114,12 +107,8 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     try {
       assertTool(tool, "invoke");
       args = checkInput(tool.name, input, "invoke") as I;
-      // The frozen default needs no look; anything else is read once and checked into BOUND: no copy is made.
-      if (bindings === NO_BINDINGS) b = NO_BINDINGS;
-      else {
-        readBindingsInto(bindings, "invoke");
-        b = BOUND;
-      }
+      // The frozen default needs no look; anything else is read once and checked.
+      b = bindings === NO_BINDINGS ? NO_BINDINGS : readBindings(bindings, "invoke");
     } catch (error) {
       return Promise.reject(error);
     }
@@ -128,13 +117,8 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
 
   /** Runs a call whose arguments are checked. */
   #call<I extends object, O>(tool: Tool<I, O>, args: I, b: CallBindings): Promise<ToolCallOutcome<O>> {
-    // Read at once: `b` may be BOUND, which the next call's check overwrites.
     const { agent, task, crew, signal, callId, framework } = b;
-    if (b === BOUND) clearBound();
-    if (running !== undefined) {
-      const own: CallBindings = { agent, task, crew, signal, callId, framework };
-      return startNestedCall(running, tool.name, () => this.#call(tool, args, own));
-    }
+    if (running !== undefined) return startNestedCall(running, tool.name, () => this.#call(tool, args, b));
     // Not an `async` function: a chain that settles synchronously, or in one hop, should not pay for two more.
     let ctx: ToolCallHookContext<I, O>;
     let chain: Chain;
