@@ -314,4 +314,46 @@ describe("retry", () => {
     expect(runs).toBe(1);
     expect(outcome).toMatchObject({ status: "error", raw: cyclic, error: { code: "TOOLWARE_UNSERIALIZABLE_RESULT" } });
   });
+
+  it("reads the custom sleep once and calls it as a plain function", async () => {
+    const seen: unknown[] = [];
+    const options: RetryOptions = {
+      retries: 2,
+      jitter: "none",
+      minDelayMs: 5,
+      sleep: function (this: unknown, ms: number) {
+        seen.push(this, ms);
+        return Promise.resolve();
+      },
+    };
+    const hooks = new ToolHooks();
+    hooks.use(retry(options));
+    // Swapping the option afterwards must not change the pack that was built.
+    options.sleep = () => Promise.reject(new Error("swapped in later"));
+    const api = flaky(2);
+    const outcome = await hooks.invoke(api.tool, {});
+    expect(outcome).toMatchObject({ status: "ok", result: "ok after 3" });
+    expect(seen).toEqual([undefined, 5, undefined, 10]);
+  });
+
+  it("a custom sleep that returns no promise pauses for nothing; one that throws ends the call with its error", async () => {
+    const hooks = new ToolHooks();
+    hooks.use(retry({ retries: 1, sleep: (() => undefined) as never, tools: "flaky_api" }));
+    const api = flaky(1);
+    await expect(hooks.invoke(api.tool, {})).resolves.toMatchObject({ status: "ok", result: "ok after 2" });
+
+    const failing = new ToolHooks();
+    failing.use(
+      retry({
+        retries: 3,
+        sleep: () => {
+          throw new Error("no clock");
+        },
+      }),
+    );
+    const other = flaky(5, "other_api");
+    const outcome = await failing.invoke(other.tool, {});
+    expect(outcome).toMatchObject({ status: "error", error: { message: "no clock" } });
+    expect(other.calls()).toBe(1);
+  });
 });

@@ -46,7 +46,11 @@ export interface RetryOptions {
   retryOn?: (error: unknown, attempt: number, ctx: ToolCallHookContext) => boolean;
   /** Only retry these tools. Default: every tool. */
   tools?: ToolSelector;
-  /** Waits `ms`; should reject when `signal` aborts (it is raced with it anyway). Default: a timer. */
+  /**
+   * Waits `ms`; should reject when `signal` aborts (it is raced with it anyway). Read once, when
+   * the pack is made, and called as a plain function. If it throws or rejects, retrying stops
+   * with its error. Default: a timer.
+   */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** A number in [0, 1) for the jitter. Default `Math.random`. */
   random?: () => number;
@@ -146,11 +150,14 @@ export function retry(options: RetryOptions = {}): Pack {
   const retryOn = options.retryOn;
   const onRetry = options.onRetry;
   const random = options.random ?? Math.random;
+  // Read once, called as a plain function: changing the options object later changes nothing, and
+  // the sleep never sees the options as its `this`. A sleep that returns no promise pauses for nothing.
+  const customSleep = options.sleep;
   const sleep =
-    options.sleep === undefined
+    customSleep === undefined
       ? timerSleep
       : (ms: number, signal: AbortSignal) =>
-          raceAbort((options.sleep as NonNullable<typeof options.sleep>)(ms, signal), signal);
+          raceAbort(new Promise<void>((resolve) => resolve(customSleep(ms, signal))), signal);
 
   const delayFor = (attempt: number): number => {
     const base = Math.min(maxDelayMs, minDelayMs * factor ** (attempt - 1));
