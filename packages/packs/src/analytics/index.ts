@@ -1,7 +1,7 @@
 import { type AgentFilter, definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
 import { observerOptions } from "../internal/observer-options.js";
-import { checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
+import { checkFunction, checkKeys, checkOptionsObject, checkPriority, ownOptions } from "../internal/options.js";
 import { isThenable } from "../internal/thenable.js";
 import type { ToolSelector } from "../internal/tool-selector.js";
 import type { AnalyticsSnapshot } from "./stats.js";
@@ -146,6 +146,7 @@ function checkedSnapshot(
 export function analytics<St extends AnalyticsStore = MemoryAnalyticsStore>(
   options: AnalyticsOptions<St> = {},
 ): AnalyticsPack<St> {
+  options = ownOptions(options, PREFIX);
   validate(options);
   const clock = options.now ?? (() => performance.now());
   const onCall = options.onCall;

@@ -1,6 +1,6 @@
 import type { CallStatus } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
-import { checkKeys, checkOptionsObject } from "../internal/options.js";
+import { checkKeys, checkOptionsObject, ownOptions } from "../internal/options.js";
 import { type AnalyticsSnapshot, Counter } from "./stats.js";
 
 /** One finished call, as the store and `onCall` receive it. */
@@ -75,6 +75,7 @@ const snapshotOf = (counters: Map<string, Counter>) =>
  * ```
  */
 export function memoryAnalyticsStore(options: MemoryAnalyticsStoreOptions = {}): MemoryAnalyticsStore {
+  options = ownOptions(options, "toolware/analytics: memoryAnalyticsStore()");
   checkOptionsObject(options, `${PREFIX}: memoryAnalyticsStore() takes an options object`);
   checkKeys(options, ["sampleSize"], PREFIX);
   checkSampleSize(options.sampleSize);

@@ -1,5 +1,6 @@
 import { definePack, HumanInputTimeoutError, messageOf, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { writeInPlace } from "../internal/in-place.js";
+import { ownOptions } from "../internal/options.js";
 import { selectorToFilter, type ToolSelector } from "../internal/tool-selector.js";
 import { type AnswerWords, type ApprovalAnswer, answerProblem, parseBuiltIn, stableKey } from "./answer.js";
 import {
@@ -11,7 +12,6 @@ import {
   defaultReason,
   type ExternalApproval,
 } from "./options.js";
-
 import { type ApprovalStore, memoryApprovalStore } from "./store.js";
 
 export { type ApprovalAnswer, displayJson, editProblem, printable } from "./answer.js";
@@ -103,6 +103,7 @@ function ask(ctx: ToolCallHookContext, prompt: string, message: string, timeoutM
  * ```
  */
 export function approval(options: ApprovalOptions = {}): ApprovalPack {
+  options = ownOptions(options, "toolware/approval");
   checkOptions(options);
   const remember = options.remember ?? "none";
   const timeoutMs = options.timeoutMs ?? 300_000;

@@ -1,6 +1,7 @@
 import { definePack, messageOf, type Pack, type ToolCallHookContext, ToolwareError } from "@toolware/core";
 import { redactValue } from "@toolware/packs/redact";
 import { observerOptions } from "../internal/observer-options.js";
+import { ownOptions } from "../internal/options.js";
 import { type AuditOptions, resolveAuditOptions } from "./options.js";
 import { RecordBuilder } from "./record.js";
 import { AuditWriter } from "./writer.js";
@@ -60,6 +61,7 @@ export type AuditPack = Pack<{
  * ```
  */
 export function audit(options: AuditOptions): AuditPack {
+  options = ownOptions(options, "toolware/audit");
   const resolved = resolveAuditOptions(options);
   const writer = new AuditWriter(resolved.file, resolved.durability, resolved.maxBytes);
   const builder = new RecordBuilder(

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { AgentFilter, ToolwareTypeError } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
-import { checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
+import { checkFunction, checkKeys, checkOptionsObject, checkPriority, ownOptions } from "../internal/options.js";
 import type { ToolSelector } from "../internal/tool-selector.js";
 import type { AuditDurability } from "./writer.js";
 
@@ -82,6 +82,7 @@ const defaultNow = (): number => performance.timeOrigin + performance.now();
 
 /** Checks every option when the pack is made, so a typo fails at start-up, not on the first call. @internal */
 export function resolveAuditOptions(options: AuditOptions): ResolvedAuditOptions {
+  options = ownOptions(options, PREFIX);
   checkOptionsObject(options, `${PREFIX}: audit() takes an options object: { file }`);
   checkKeys(options, OPTION_KEYS, PREFIX, { aliases: { path: "file", filename: "file", sync: "durability" } });
   const { file, durability = "fsync", maxBytes = 64 * 1024 * 1024, redact, onError = "block", now } = options;

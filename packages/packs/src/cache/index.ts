@@ -1,5 +1,6 @@
 import { definePack, type Next, type Pack, type Tool, type ToolCallHookContext, type ToolInput } from "@toolware/core";
 import { parseDuration } from "../internal/duration.js";
+import { ownOptions } from "../internal/options.js";
 import { isThenable } from "../internal/thenable.js";
 import { toolFilter } from "../internal/tool-selector.js";
 import { cacheKeys, SEP } from "./call-key.js";
@@ -76,6 +77,7 @@ export type CachePack = Pack<{
  * ```
  */
 export function cache(options: CacheOptions): CachePack {
+  options = ownOptions(options, "toolware/cache");
   validate(options);
   const ttlMs = parseDuration(options.ttl === undefined ? "5m" : options.ttl, "ttl", "cache");
   const store =

@@ -1,5 +1,5 @@
 import { packTypeError, shown } from "../internal/errors.js";
-import { checkKeys, checkOptionsObject } from "../internal/options.js";
+import { checkKeys, checkOptionsObject, ownOptions } from "../internal/options.js";
 import { Lru } from "./lru.js";
 
 /** One cached result. */
@@ -69,6 +69,7 @@ export interface MemoryCacheStoreOptions {
  * ```
  */
 export function memoryCacheStore(options: MemoryCacheStoreOptions = {}): MemoryCacheStore {
+  options = ownOptions(options, "toolware/cache: memoryCacheStore()");
   checkOptionsObject(options, "toolware/cache: memoryCacheStore() takes an options object { maxEntries? }");
   checkKeys(options, ["maxEntries"], "toolware/cache: memoryCacheStore()");
   // `null` is a mistake, not "the default".

@@ -1,6 +1,6 @@
 import { definePack, type Next, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
-import { checkFunction, checkKeys, checkMessage, checkOptionsObject } from "../internal/options.js";
+import { checkFunction, checkKeys, checkMessage, checkOptionsObject, ownOptions } from "../internal/options.js";
 import { isThenable } from "../internal/thenable.js";
 import { type ToolSelector, toolFilter } from "../internal/tool-selector.js";
 import {
@@ -137,6 +137,7 @@ const isError = (ctx: ToolCallHookContext): boolean => ctx.status === "error";
 export function circuitBreaker<St extends CircuitStore = MemoryCircuitStore>(
   options: CircuitBreakerOptions<St> = {},
 ): Pack<CircuitBreakerPack<ReturnType<St["snapshot"]>>> {
+  options = ownOptions(options, PREFIX);
   checkOptionsObject(options, `${PREFIX}: circuitBreaker() takes an options object`);
   checkKeys(options, OPTION_KEYS, PREFIX, { aliases: ALIASES });
   // Only a missing option takes its default: `null` is a mistake like any other wrong value.

@@ -9,7 +9,14 @@ import {
 import { type HookDecision, hookDecisions } from "../internal/decisions.js";
 import { packTypeError, shown } from "../internal/errors.js";
 import { observerOptions } from "../internal/observer-options.js";
-import { checkBoolean, checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
+import {
+  checkBoolean,
+  checkFunction,
+  checkKeys,
+  checkOptionsObject,
+  checkPriority,
+  ownOptions,
+} from "../internal/options.js";
 import type { ToolSelector } from "../internal/tool-selector.js";
 import { truncate } from "../internal/truncate.js";
 import { limitsOf, type PreviewLimits, safeJson } from "./preview.js";
@@ -117,6 +124,7 @@ function validate(options: DebugLogOptions): void {
  * ```
  */
 export function debugLog(options: DebugLogOptions = {}): Pack {
+  options = ownOptions(options, PREFIX);
   validate(options);
   const logger: DebugLogger = options.logger ?? console;
   const limits = limitsOf(options.maxPreview);

@@ -1,5 +1,6 @@
 import { definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
+import { ownOptions } from "../internal/options.js";
 import { nameForms, type ToolFacts } from "../internal/tool-match.js";
 import { checkOptions, checkQuery } from "./options.js";
 import {
@@ -97,6 +98,7 @@ function facts(tool: Partial<ToolFacts> | undefined, name: string): ToolFacts {
  * ```
  */
 export function guardrails(options: GuardrailsOptions): GuardrailsPack {
+  options = ownOptions(options, PREFIX);
   checkOptions(options);
   // compilePolicy treats an explicit `undefined` like a missing list.
   const global = compilePolicy(

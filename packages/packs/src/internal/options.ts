@@ -36,6 +36,63 @@ export function checkOptionsObject(options: unknown, usage: string): void {
 }
 
 /**
+ * A plain copy of an options object, each own property read exactly once, so a getter or a Proxy trap
+ * cannot pass the checks with one value and hand the pack another (a `max` that reads 3, then NaN,
+ * would switch a rate limit off). A getter or trap that throws becomes a `TOOLWARE_INVALID_OPTION`
+ * naming the option. Anything that is no plain object comes back as given, for the caller's own check
+ * to refuse with its usage message.
+ *
+ * @example
+ * ```ts
+ * options = ownOptions(options, "toolware/cache");
+ * ```
+ */
+export function ownOptions<T>(options: T, prefix: string): T {
+  let plain = false;
+  try {
+    plain = isPlainObject(options);
+  } catch {
+    // A throwing getPrototypeOf trap: checkOptionsObject refuses it with its message.
+  }
+  if (!plain) return options;
+  const source = options as Record<string, unknown>;
+  let keys: string[];
+  try {
+    keys = Object.getOwnPropertyNames(source);
+  } catch (error) {
+    throw packTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `${prefix}: the options' keys could not be listed (${reason(error)}); pass a plain object`,
+    );
+  }
+  const copy: Record<string, unknown> = {};
+  for (const key of keys) {
+    let value: unknown;
+    try {
+      value = source[key];
+    } catch (error) {
+      throw packTypeError(
+        "TOOLWARE_INVALID_OPTION",
+        `${prefix}: reading the option \`${label(key)}\` threw (${reason(error)}); pass plain values, not getters`,
+      );
+    }
+    // defineProperty: an own "__proto__" key stays a key (checkKeys then names it) instead of a prototype.
+    Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return copy as T;
+}
+
+// What a thrown value says, never throwing itself.
+function reason(error: unknown): string {
+  try {
+    const text = error instanceof Error ? error.message : String(error);
+    return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+  } catch {
+    return "an unprintable value";
+  }
+}
+
+/**
  * Throws for the first key of `options` that is not in `known`, with a "did you mean" hint
  * (an alias, a different case, or a near miss) or, failing that, the list of known keys.
  *

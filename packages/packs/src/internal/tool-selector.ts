@@ -4,7 +4,9 @@ import {
   type Tool,
   type ToolCallHookContext,
   type ToolFilter,
+  toolwareCode,
 } from "@toolware/core";
+import { packTypeError } from "./errors.js";
 import {
   compileMatcher,
   compileMatchers,
@@ -45,6 +47,19 @@ export function hasFlagMatcher(selector: unknown): boolean {
   return Array.isArray(selector) ? selector.some(isFlagMatcher) : isFlagMatcher(selector);
 }
 
+// A Proxy or a getter in a selector that throws while it is read is a bad option, not a crash with a foreign error.
+function readable(build: () => ToolFilter, where: string): ToolFilter {
+  try {
+    return build();
+  } catch (error) {
+    if (toolwareCode(error) !== undefined) throw error;
+    throw packTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `${where}: the selector could not be read (it threw while being inspected)`,
+    );
+  }
+}
+
 /** Answers per tool, cached per frozen tool object, so the per-call cost is a map lookup. */
 function perTool(test: (toolName: string, tool: ToolFacts) => boolean): ContextPredicate {
   const cache = new WeakMap<object, boolean>();
@@ -63,6 +78,10 @@ function perTool(test: (toolName: string, tool: ToolFacts) => boolean): ContextP
  * (look-alike letters folded), so a guard selects a tool whenever in doubt.
  */
 export function selectorToFilter(selector: ToolSelector, where: string): ToolFilter {
+  return readable(() => guardFilter(selector, where), where);
+}
+
+function guardFilter(selector: ToolSelector, where: string): ToolFilter {
   if (typeof selector === "function") return selector as ContextPredicate;
   const items = Array.isArray(selector) ? (selector as unknown[]) : [selector];
   const matchers = compileMatchers(
@@ -111,10 +130,21 @@ function coreNameTest(item: unknown, where: string): (toolName: string) => boole
  * it, the selector becomes a predicate, answered once per tool.
  */
 export function toolFilter(selector: ToolSelector, where: string): ToolFilter {
+  return readable(() => plainFilter(selector, where), where);
+}
+
+function plainFilter(selector: ToolSelector, where: string): ToolFilter {
   if (typeof selector === "function") return selector as ContextPredicate;
   const list = Array.isArray(selector);
   const items = list ? (selector as unknown[]) : [selector];
-  if (!hasFlagMatcher(selector)) return selector as ToolFilter;
+  if (!hasFlagMatcher(selector)) {
+    // The core would refuse a bad name only when the pack is registered; the factory promises to refuse it.
+    if (list && items.length === 0) compileMatchers(items, where, true);
+    items.forEach((item, i) => {
+      if (!(item instanceof RegExp) && !isTool(item)) coreNameTest(item, list ? `${where}[${i}]` : where);
+    });
+    return selector as ToolFilter;
+  }
   const tests = items.map((item, i): ((name: string, tool: ToolFacts) => boolean) => {
     const at = list ? `${where}[${i}]` : where;
     if (!isFlagMatcher(item)) {

@@ -1,6 +1,8 @@
 import { type Agent, type Crew, definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { canonicalJson } from "../internal/canonical-json.js";
 import { formatDuration, parseDuration } from "../internal/duration.js";
+import { checkAgents } from "../internal/observer-options.js";
+import { ownOptions } from "../internal/options.js";
 import { agentScopeId, crewScopeId } from "../internal/scope-id.js";
 import { isThenable } from "../internal/thenable.js";
 import { toolFilter } from "../internal/tool-selector.js";
@@ -92,7 +94,9 @@ const NOBODY = {};
 export function loopGuard<St extends LoopGuardStore = MemoryLoopGuardStore>(
   options: LoopGuardOptions<St> = {},
 ): LoopGuardPack<ReturnType<St["history"]>> {
+  options = ownOptions(options, "toolware/loop-guard");
   validate(options);
+  checkAgents(options.agents, "toolware/loop-guard");
   const maxRepeats = options.maxRepeats === false ? 0 : (options.maxRepeats ?? 5);
   const maxInWindow = options.maxInWindow ?? 0;
   const windowMs = parseDuration(options.windowMs === undefined ? "1m" : options.windowMs, "windowMs", "loop-guard");

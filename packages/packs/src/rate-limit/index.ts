@@ -1,7 +1,14 @@
 import { definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { type Duration, formatDuration, parseDuration } from "../internal/duration.js";
 import { packTypeError, shown } from "../internal/errors.js";
-import { checkFunction, checkKeys, checkMessage, checkOptionsObject, checkPriority } from "../internal/options.js";
+import {
+  checkFunction,
+  checkKeys,
+  checkMessage,
+  checkOptionsObject,
+  checkPriority,
+  ownOptions,
+} from "../internal/options.js";
 import { isThenable } from "../internal/thenable.js";
 import { type ToolSelector, toolFilter } from "../internal/tool-selector.js";
 import {
@@ -211,6 +218,7 @@ function checkDecision(d: unknown): RateLimitDecision {
  * ```
  */
 export function rateLimit(options: RateLimitOptions): RateLimitPack {
+  options = ownOptions(options, PREFIX);
   validate(options);
   const { max, algorithm = "sliding-window", keyPrefix = "", onLimited, message } = options;
   const windowMs = parseDuration(options.per, "per");

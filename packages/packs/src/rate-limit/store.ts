@@ -1,5 +1,5 @@
 import { packTypeError, shown } from "../internal/errors.js";
-import { checkKeys, checkOptionsObject } from "../internal/options.js";
+import { checkKeys, checkOptionsObject, ownOptions } from "../internal/options.js";
 /** How calls are counted: an exact sliding window, or a token bucket that refills continuously. */
 export type RateLimitAlgorithm = "sliding-window" | "token-bucket";
 
@@ -156,6 +156,7 @@ function idle(e: Entry, now: number): boolean {
  * ```
  */
 export function memoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}): MemoryRateLimitStore {
+  options = ownOptions(options, "toolware/rate-limit: memoryRateLimitStore()");
   checkOptionsObject(options, "toolware/rate-limit: memoryRateLimitStore() takes an options object { sweepEvery? }");
   checkKeys(options, ["sweepEvery"], "toolware/rate-limit: memoryRateLimitStore()");
   const sweepEvery = options.sweepEvery === undefined ? 1000 : options.sweepEvery;

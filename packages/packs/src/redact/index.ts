@@ -1,6 +1,6 @@
 import { definePack, formatToolResult, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
-import { checkBoolean, checkPriority } from "../internal/options.js";
+import { checkBoolean, checkPriority, ownOptions } from "../internal/options.js";
 import { createRedactor as compile, type Redactor, type RedactTextOptions } from "./engine.js";
 import { checkRedactOptions, PREFIX } from "./options.js";
 
@@ -123,6 +123,7 @@ function stringify(value: unknown): string | undefined {
  * ```
  */
 export function redact(options: RedactOptions = {}): RedactPack {
+  options = ownOptions(options, PREFIX);
   const o = checkRedactOptions(options, ["structured", "inputsInLogs", "priority"]) as RedactOptions;
   checkBoolean(o.structured, "structured", PREFIX);
   checkBoolean(o.inputsInLogs, "inputsInLogs", PREFIX);

@@ -1,5 +1,6 @@
 import { definePack, type ExecuteTool, type Pack, type ToolCallHookContext, ToolwareTypeError } from "@toolware/core";
-import { checkKeys, checkOptionsObject, MAX_TIMER_MS } from "../internal/options.js";
+import { shown } from "../internal/errors.js";
+import { checkKeys, checkOptionsObject, MAX_TIMER_MS, ownOptions } from "../internal/options.js";
 import { type ToolSelector, toolFilter } from "../internal/tool-selector.js";
 
 export type { ToolSelector } from "../internal/tool-selector.js";
@@ -71,6 +72,11 @@ const OPTION_KEYS = [
   "onRetry",
 ];
 
+// String() of a Proxy or of an object whose toString throws would throw in place of the message.
+function said(value: unknown): string {
+  return typeof value === "object" && value !== null ? shown(value) : String(value);
+}
+
 function fail(message: string): never {
   throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `toolware/retry: ${message}`);
 }
@@ -128,20 +134,23 @@ function raceAbort(waiting: Promise<void>, signal: AbortSignal): Promise<void> {
  * ```
  */
 export function retry(options: RetryOptions = {}): Pack {
+  options = ownOptions(options, "toolware/retry");
   checkOptionsObject(options, "toolware/retry: retry() takes an options object");
   checkKeys(options, OPTION_KEYS, "toolware/retry", { suggest: false });
   const { retries = 2, minDelayMs = 200, maxDelayMs = 5_000, factor = 2, jitter = "full", tools } = options;
-  if (!Number.isInteger(retries) || retries < 0) fail(`\`retries\` must be a whole number ≥ 0, got ${String(retries)}`);
-  if (!Number.isFinite(minDelayMs) || minDelayMs < 0) fail(`\`minDelayMs\` must be ≥ 0, got ${String(minDelayMs)}`);
+  if (!Number.isInteger(retries) || retries < 0) fail(`\`retries\` must be a whole number ≥ 0, got ${said(retries)}`);
+  if (!Number.isFinite(minDelayMs) || minDelayMs < 0) fail(`\`minDelayMs\` must be ≥ 0, got ${said(minDelayMs)}`);
   if (!Number.isFinite(maxDelayMs) || maxDelayMs < minDelayMs || maxDelayMs > MAX_TIMER_MS) {
     fail(
-      `\`maxDelayMs\` must be a finite number ≥ minDelayMs (${minDelayMs}), at most 2147483647 (about 24.8 days, the longest a JavaScript timer waits), got ${String(maxDelayMs)}`,
+      `\`maxDelayMs\` must be a finite number ≥ minDelayMs (${minDelayMs}), at most 2147483647 (about 24.8 days, the longest a JavaScript timer waits), got ${said(maxDelayMs)}`,
     );
   }
-  if (!Number.isFinite(factor) || factor < 1) fail(`\`factor\` must be ≥ 1, got ${String(factor)}`);
+  if (!Number.isFinite(factor) || factor < 1) fail(`\`factor\` must be ≥ 1, got ${said(factor)}`);
   const share = jitter === "full" ? 1 : jitter === "none" ? 0 : jitter;
   if (typeof share !== "number" || !(share >= 0 && share <= 1)) {
-    fail(`\`jitter\` must be "full", "none" or a number in [0, 1], got ${JSON.stringify(jitter)}`);
+    fail(
+      `\`jitter\` must be "full", "none" or a number in [0, 1], got ${typeof jitter === "string" ? JSON.stringify(jitter) : said(jitter)}`,
+    );
   }
   checkFunction(options.retryOn, "retryOn");
   checkFunction(options.sleep, "sleep");

@@ -7,7 +7,8 @@ import {
   ToolwareError,
   ToolwareTypeError,
 } from "@toolware/core";
-import { checkKeys, checkOptionsObject, MAX_TIMER_MS } from "../internal/options.js";
+import { shown } from "../internal/errors.js";
+import { checkKeys, checkOptionsObject, MAX_TIMER_MS, ownOptions } from "../internal/options.js";
 import { type ToolSelector, toolFilter } from "../internal/tool-selector.js";
 
 export type { ToolSelector } from "../internal/tool-selector.js";
@@ -68,7 +69,7 @@ function invalid(message: string): never {
 function checkMs(value: unknown, what: string): number {
   if (typeof value !== "number" || !(value > 0 && value <= MAX_TIMER_MS)) {
     invalid(
-      `${what} must be a positive, finite number of milliseconds, at most 2147483647 (about 24.8 days, the longest a JavaScript timer waits), got ${String(value)}`,
+      `${what} must be a positive, finite number of milliseconds, at most 2147483647 (about 24.8 days, the longest a JavaScript timer waits), got ${typeof value === "object" && value !== null ? shown(value) : String(value)}`,
     );
   }
   return value;
@@ -83,10 +84,16 @@ function compileLimits(ms: TimeoutOptions["ms"]): {
     return { limitFor: () => limit };
   }
   if (ms === null || typeof ms !== "object") invalid("`ms` must be a number or { default?, perTool? }");
+  // Read once: the names checked below are the names the pack then applies to.
+  ms = ownOptions(ms, `${PREFIX}: ms`);
   checkKeys(ms, LIMIT_KEYS, PREFIX, { at: "ms.", suggest: false });
   const fallback = ms.default === undefined ? undefined : checkMs(ms.default, "`ms.default`");
+  const limits = ms.perTool === undefined ? {} : ownOptions(ms.perTool, `${PREFIX}: ms.perTool`);
+  if (limits === null || typeof limits !== "object" || Array.isArray(limits)) {
+    invalid("`ms.perTool` must be an object { [toolName]: milliseconds }");
+  }
   const perTool = new Map<string, number>();
-  for (const [name, value] of Object.entries(ms.perTool ?? {})) {
+  for (const [name, value] of Object.entries(limits)) {
     if (/[*?]/.test(name)) invalid(`\`ms.perTool\` takes exact tool names, got ${name}`);
     perTool.set(normalizeName(name), checkMs(value, `\`ms.perTool.${name}\``));
   }
@@ -99,7 +106,7 @@ function compileLimits(ms: TimeoutOptions["ms"]): {
     seen.set(toolName, limit);
     return limit;
   };
-  return fallback === undefined ? { limitFor, only: Object.keys(ms.perTool ?? {}) } : { limitFor };
+  return fallback === undefined ? { limitFor, only: Object.keys(limits) } : { limitFor };
 }
 
 function bounded(
@@ -167,6 +174,7 @@ function bounded(
  * ```
  */
 export function timeout(options: TimeoutOptions): Pack<TimeoutPack> {
+  options = ownOptions(options, PREFIX);
   checkOptionsObject(options, `${PREFIX}: timeout() takes an options object { ms, tools?, message? }`);
   checkKeys(options, OPTION_KEYS, PREFIX, { suggest: false });
   const { message } = options;

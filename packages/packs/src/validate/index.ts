@@ -2,7 +2,14 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { definePack, normalizeName, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
 import { isPlainObject, writeInPlace } from "../internal/in-place.js";
-import { checkBoolean, checkFunction, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
+import {
+  checkBoolean,
+  checkFunction,
+  checkKeys,
+  checkOptionsObject,
+  checkPriority,
+  ownOptions,
+} from "../internal/options.js";
 import { isThenable } from "../internal/thenable.js";
 import { formatIssues } from "./issues.js";
 
@@ -94,6 +101,7 @@ function checkOptions(options: ValidateOptions): void {
  * ```
  */
 export function validate(options: ValidateOptions): Pack {
+  options = ownOptions(options, PREFIX);
   checkOptions(options);
   const schemas = compileSchemas(options.schemas);
   const { requireSchema = false, writeBack = true, maxIssues = 5, message } = options;

@@ -1,7 +1,7 @@
 import { realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { packTypeError, shown } from "../internal/errors.js";
-import { checkBoolean, checkKeys, checkOptionsObject } from "../internal/options.js";
+import { checkBoolean, checkKeys, checkOptionsObject, ownOptions } from "../internal/options.js";
 import { readings } from "./decode.js";
 
 /** What {@link checkPath} answers. */
@@ -105,6 +105,7 @@ function problem(form: string, root: string, allowRoot: boolean): string | undef
  * ```
  */
 export function checkPath(path: unknown, options: CheckPathOptions): PathCheck {
+  options = ownOptions(options, "toolware/validate: checkPath()");
   checkOptionsObject(options, "toolware/validate: checkPath() needs { root } (a directory)");
   if (typeof options.root !== "string" || options.root === "") {
     throw packTypeError(

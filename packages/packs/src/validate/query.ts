@@ -1,6 +1,6 @@
 import { definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
-import { checkBoolean, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
+import { checkBoolean, checkKeys, checkOptionsObject, checkPriority, ownOptions } from "../internal/options.js";
 import { selectorToFilter, type ToolSelector } from "../internal/tool-selector.js";
 
 /** Options of {@link queryRules}. */
@@ -88,6 +88,7 @@ function checkOptions(o: QueryRulesOptions): void {
  * ```
  */
 export function queryRules(options: QueryRulesOptions): Pack {
+  options = ownOptions(options, PREFIX);
   checkOptions(options);
   const { field = "query", minLength = 1, maxLength = Number.POSITIVE_INFINITY } = options;
   const { trim = true, collapseWhitespace = false, lowercase = false, required = true } = options;

@@ -1,6 +1,6 @@
 import { definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
-import { checkBoolean, checkKeys, checkOptionsObject, checkPriority } from "../internal/options.js";
+import { checkBoolean, checkKeys, checkOptionsObject, checkPriority, ownOptions } from "../internal/options.js";
 import { selectorToFilter, type ToolSelector } from "../internal/tool-selector.js";
 import { type CheckPathOptions, checkPath, checkRealPath, type PathCheck } from "./path-check.js";
 
@@ -88,6 +88,7 @@ function label(f: Found): string {
  * ```
  */
 export function safePath(options: SafePathOptions): Pack {
+  options = ownOptions(options, PREFIX);
   checkOptions(options);
   const { fields = ["path"], followSymlinks = false, required = true, rewrite = false } = options;
   const checkOpts: CheckPathOptions = { root: options.root, allowRoot: options.allowRoot ?? true };

@@ -1,0 +1,171 @@
+// docs/packs.md: "Every pack checks its options when you call the factory and throws a TypeError starting with
+// toolware/<pack>: for a bad one". These pin that for the options that are hard to get right: a getter that
+// throws, a getter that answers one value to the check and another to the pack, a Proxy, and a `tools` or
+// `agents` filter the core would only refuse at registration.
+import { defineTool, scriptedHumanInput, ToolHooks, ToolwareTypeError, toolwareCode } from "@toolware/core";
+import { analytics } from "@toolware/packs/analytics";
+import { approval } from "@toolware/packs/approval";
+import { audit } from "@toolware/packs/audit";
+import { cache } from "@toolware/packs/cache";
+import { circuitBreaker } from "@toolware/packs/circuit-breaker";
+import { debugLog } from "@toolware/packs/debug-log";
+import { guardrails } from "@toolware/packs/guardrails";
+import { loopGuard } from "@toolware/packs/loop-guard";
+import { rateLimit } from "@toolware/packs/rate-limit";
+import { redact } from "@toolware/packs/redact";
+import { retry } from "@toolware/packs/retry";
+import { timeout } from "@toolware/packs/timeout";
+import { checkPath, queryRules, safePath, validate } from "@toolware/packs/validate";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+type Factory = (options: Record<string, unknown>) => unknown;
+// Each factory with options it accepts, and the key a getter is put on.
+const FACTORIES: [string, Factory, Record<string, unknown>, string][] = [
+  ["toolware/analytics", analytics as Factory, { priority: 1 }, "priority"],
+  ["toolware/approval", approval as Factory, { tools: "x", timeoutMs: 1000 }, "timeoutMs"],
+  ["toolware/audit", audit as Factory, { file: "/tmp/never-written.jsonl" }, "file"],
+  ["toolware/cache", cache as Factory, { tools: "x", ttl: "1m" }, "ttl"],
+  ["toolware/circuit-breaker", circuitBreaker as Factory, { failureThreshold: 2 }, "failureThreshold"],
+  ["toolware/debug-log", debugLog as Factory, { logger: silent }, "logger"],
+  ["toolware/guardrails", guardrails as Factory, { deny: ["drop_table"] }, "deny"],
+  ["toolware/loop-guard", loopGuard as Factory, { maxRepeats: 2 }, "maxRepeats"],
+  ["toolware/rate-limit", rateLimit as Factory, { max: 1, per: "1m" }, "max"],
+  ["toolware/redact", redact as Factory, { emails: true }, "emails"],
+  ["toolware/retry", retry as Factory, { retries: 1 }, "retries"],
+  ["toolware/timeout", timeout as Factory, { ms: 100 }, "ms"],
+  ["toolware/validate", validate as Factory, { schemas: { web_search: z.object({}) } }, "schemas"],
+  ["toolware/validate: queryRules", queryRules as Factory, { tools: "x", maxLength: 5 }, "maxLength"],
+  ["toolware/validate: safePath", safePath as Factory, { tools: "x", root: "/srv" }, "root"],
+];
+
+function withGetter(base: Record<string, unknown>, key: string, get: () => unknown): Record<string, unknown> {
+  const options = { ...base };
+  Object.defineProperty(options, key, { enumerable: true, configurable: true, get });
+  return options;
+}
+
+function expectOptionError(make: () => unknown, prefix: string): void {
+  let thrown: unknown;
+  try {
+    make();
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBeInstanceOf(ToolwareTypeError);
+  expect(toolwareCode(thrown)).toBe("TOOLWARE_INVALID_OPTION");
+  expect((thrown as Error).message.startsWith(`${prefix}:`)).toBe(true);
+}
+
+describe("options read by every pack factory", () => {
+  for (const [prefix, make, base, key] of FACTORIES) {
+    it(`${prefix}: a getter that throws is a TOOLWARE_INVALID_OPTION naming the option`, () => {
+      const options = withGetter(base, key, () => {
+        throw new Error("no such secret");
+      });
+      expectOptionError(() => make(options), prefix);
+      expect(() => make(options)).toThrow(`\`${key}\``);
+    });
+
+    it(`${prefix}: each option is read once, so the value checked is the value used`, () => {
+      let reads = 0;
+      make(withGetter(base, key, () => (reads++, base[key])));
+      expect(reads).toBe(1);
+    });
+
+    it(`${prefix}: a Proxy whose ownKeys trap throws is refused with a code`, () => {
+      const throwing = new Proxy(
+        { ...base },
+        {
+          ownKeys() {
+            throw new Error("trap");
+          },
+        },
+      );
+      expectOptionError(() => make(throwing), prefix);
+    });
+  }
+});
+
+describe("a getter cannot hand a guard one value to check and another to use", () => {
+  // Each getter answers a valid value the first time and one that would switch the guard off afterwards.
+  const flip = (first: unknown, later: unknown) => {
+    let read = false;
+    return () => (read ? later : ((read = true), first));
+  };
+  const tool = defineTool({ name: "web_search", execute: () => "results" });
+
+  it("rate-limit: max reads 1 then a billion; the second call is still limited", async () => {
+    const hooks = new ToolHooks();
+    hooks.use(rateLimit(withGetter({ per: "1m" }, "max", flip(1, 1e9))));
+    expect((await hooks.invoke(tool, {})).status).toBe("ok");
+    expect((await hooks.invoke(tool, {})).status).toBe("blocked");
+  });
+
+  it("loop-guard: maxRepeats reads 2 then a billion; the third repeat is still blocked", async () => {
+    const hooks = new ToolHooks();
+    hooks.use(loopGuard(withGetter({ action: "block", onWarn: () => {} }, "maxRepeats", flip(2, 1e9))));
+    await hooks.invoke(tool, {});
+    expect((await hooks.invoke(tool, {})).status).toBe("blocked");
+  });
+
+  it("queryRules: maxLength reads 5 then Infinity; a long query is still refused", async () => {
+    const hooks = new ToolHooks();
+    hooks.use(queryRules(withGetter({ tools: "web_search" }, "maxLength", flip(5, Number.POSITIVE_INFINITY))));
+    expect((await hooks.invoke(tool, { query: "far too long a query" })).status).toBe("blocked");
+  });
+
+  it("safePath and checkPath: root reads /srv then /; /etc/passwd stays outside", async () => {
+    const hooks = new ToolHooks();
+    hooks.use(safePath(withGetter({ tools: "web_search" }, "root", flip("/srv", "/"))));
+    expect((await hooks.invoke(tool, { path: "/etc/passwd" })).status).toBe("blocked");
+    expect(checkPath("/etc/passwd", withGetter({}, "root", flip("/srv", "/")) as { root: string }).ok).toBe(false);
+  });
+
+  it("approval: tools reads a name then a predicate that says no; the named tool still waits for a human", async () => {
+    const hooks = new ToolHooks({ humanInput: scriptedHumanInput(["no"]) });
+    hooks.use(
+      approval(
+        withGetter(
+          {},
+          "tools",
+          flip("web_search", () => false),
+        ),
+      ),
+    );
+    expect((await hooks.invoke(tool, {})).status).toBe("blocked");
+  });
+});
+
+describe("tools and agents filters are checked by the factory, not first by use()", () => {
+  const bad: unknown[] = [42, Number.NaN, null, true, {}, [], "", "   ", Symbol("x"), new Date(0), [() => true]];
+  const makers: [string, (tools: unknown) => unknown][] = [
+    ["toolware/rate-limit", (tools) => rateLimit({ max: 1, per: "1m", tools } as never)],
+    ["toolware/loop-guard", (tools) => loopGuard({ tools } as never)],
+    ["toolware/circuit-breaker", (tools) => circuitBreaker({ tools } as never)],
+    ["toolware/timeout", (tools) => timeout({ ms: 100, tools } as never)],
+    ["toolware/retry", (tools) => retry({ tools } as never)],
+    ["toolware/analytics", (tools) => analytics({ tools } as never)],
+    ["toolware/debug-log", (tools) => debugLog({ logger: silent, tools } as never)],
+    ["toolware/audit", (tools) => audit({ file: "/tmp/never-written.jsonl", tools } as never)],
+  ];
+  for (const [prefix, make] of makers) {
+    it(`${prefix}: a bad \`tools\` throws at once`, () => {
+      for (const tools of bad) expectOptionError(() => make(tools), prefix);
+    });
+  }
+
+  const observers: [string, (agents: unknown) => unknown][] = [
+    ["toolware/loop-guard", (agents) => loopGuard({ agents } as never)],
+    ["toolware/analytics", (agents) => analytics({ agents } as never)],
+    ["toolware/debug-log", (agents) => debugLog({ logger: silent, agents } as never)],
+    ["toolware/audit", (agents) => audit({ file: "/tmp/never-written.jsonl", agents } as never)],
+  ];
+  for (const [prefix, make] of observers) {
+    it(`${prefix}: a bad \`agents\` throws at once, a good one is kept`, async () => {
+      for (const agents of bad) expectOptionError(() => make(agents), prefix);
+      for (const agents of ["researcher", /^res/, ["a", /b/], () => true]) expect(() => make(agents)).not.toThrow();
+    });
+  }
+});
