@@ -70,7 +70,12 @@ describe("options read by every pack factory", () => {
 
     it(`${prefix}: each option is read once, so the value checked is the value used`, () => {
       let reads = 0;
-      make(withGetter(base, key, () => (reads++, base[key])));
+      make(
+        withGetter(base, key, () => {
+          reads++;
+          return base[key];
+        }),
+      );
       expect(reads).toBe(1);
     });
 
@@ -92,7 +97,11 @@ describe("a getter cannot hand a guard one value to check and another to use", (
   // Each getter answers a valid value the first time and one that would switch the guard off afterwards.
   const flip = (first: unknown, later: unknown) => {
     let read = false;
-    return () => (read ? later : ((read = true), first));
+    return () => {
+      if (read) return later;
+      read = true;
+      return first;
+    };
   };
   const tool = defineTool({ name: "web_search", execute: () => "results" });
 
