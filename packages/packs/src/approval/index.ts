@@ -1,4 +1,5 @@
 import { definePack, HumanInputTimeoutError, messageOf, type Pack, type ToolCallHookContext } from "@toolware/core";
+import { packTypeError, shown } from "../internal/errors.js";
 import { writeInPlace } from "../internal/in-place.js";
 import { ownOptions } from "../internal/options.js";
 import { selectorToFilter, type ToolSelector } from "../internal/tool-selector.js";
@@ -45,6 +46,14 @@ type Asked =
   | { kind: "timeout" }
   | { kind: "cancelled" }
   | { kind: "unavailable"; error: unknown };
+
+// The fields of an answer read once: a getter cannot pass answerProblem with one `approve` or `input`
+// and hand apply() another.
+function ownAnswer(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  const { approve, input, remember, reason } = value as ApprovalAnswer;
+  return { approve, input, remember, reason };
+}
 
 /** Asks once, bounded by `timeoutMs` and the call's signal; never rejects. */
 function ask(ctx: ToolCallHookContext, prompt: string, message: string, timeoutMs: number): Promise<Asked> {
@@ -144,8 +153,8 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
   const read = async (answer: string, ctx: ToolCallHookContext): Promise<ApprovalAnswer | string> => {
     if (parseAnswer === undefined) return parseBuiltIn(answer, words);
     try {
-      const parsed = await parseAnswer(answer, ctx);
-      return answerProblem(parsed) ?? parsed;
+      const parsed = ownAnswer(await parseAnswer(answer, ctx));
+      return answerProblem(parsed) ?? (parsed as ApprovalAnswer);
     } catch (e) {
       return `parseAnswer failed: ${messageOf(e)}`;
     }
@@ -153,7 +162,15 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
 
   async function decide(ctx: ToolCallHookContext, key: string | undefined): Promise<void> {
     const base = { toolName: ctx.toolName, callId: ctx.callId, edited: false, remembered: false };
-    const known = key === undefined ? undefined : await memory.get(key);
+    const known: unknown = key === undefined ? undefined : await memory.get(key);
+    // Only `true` approves: a store answering "false", 1 or null (a string from a remote store, say) would
+    // otherwise approve by truthiness or deny without asking. A wrong answer is an unreadable store: it blocks.
+    if (known !== undefined && typeof known !== "boolean") {
+      throw packTypeError(
+        "TOOLWARE_INVALID_RETURN",
+        `toolware/approval: the store's get() must return true, false or undefined, got ${shown(known)}`,
+      );
+    }
     if (known !== undefined) {
       settle(ctx, { ...base, approved: known, source: "remembered", answer: undefined, detail: undefined });
       return;
@@ -172,6 +189,13 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
         return;
       }
       if (given !== undefined) {
+        try {
+          given = ownAnswer(given) as ExternalApproval;
+        } catch (e) {
+          const detail = `the external approval could not be read: ${messageOf(e)}`;
+          settle(ctx, { ...base, approved: false, source: "invalid-answer", answer: undefined, detail });
+          return;
+        }
         const problem = answerProblem(given);
         if (problem !== undefined) {
           settle(ctx, { ...base, approved: false, source: "invalid-answer", answer: undefined, detail: problem });

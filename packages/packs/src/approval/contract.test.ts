@@ -1,0 +1,128 @@
+// docs/packs/approval.md: "runs the tool only on an explicit yes"; "A store that cannot be read blocks the call";
+// parseAnswer: "Only `approve: true` approves; `input` is checked like an edit; a throw or a malformed result denies".
+import { defineTool, scriptedHumanInput, ToolHooks, toolwareCode } from "@toolware/core";
+import { type ApprovalStore, approval } from "@toolware/packs/approval";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+
+function sender() {
+  const sent: unknown[] = [];
+  const tool = defineTool({
+    name: "send_email",
+    execute: (input: Record<string, unknown>) => {
+      sent.push({ ...input });
+      return "sent";
+    },
+  });
+  return { tool, sent };
+}
+
+function storeAnswering(answer: unknown): ApprovalStore {
+  return {
+    get: () => answer as boolean,
+    set: () => undefined,
+    clear: () => undefined,
+    count: () => 0,
+  };
+}
+
+describe("approval: what a custom store's get() may return", () => {
+  it("a remembered true approves without asking, false denies without asking", async () => {
+    for (const [answer, status] of [
+      [true, "ok"],
+      [false, "blocked"],
+    ] as const) {
+      const { tool, sent } = sender();
+      const hooks = new ToolHooks({ humanInput: scriptedHumanInput([]) });
+      hooks.use(approval({ remember: "tool", store: storeAnswering(answer) }));
+      const out = await hooks.invoke(tool, { to: "a@example.com" });
+      expect(out.status).toBe(status);
+      expect(sent.length).toBe(status === "ok" ? 1 : 0);
+    }
+  });
+
+  it("anything but true, false or undefined is an unreadable store: the call is blocked, the tool never runs", async () => {
+    const odd = fc.oneof(
+      fc.constantFrom("true", "false", "1", "0", "yes", "", null, 0, 1, Number.NaN, {}, [], [true]),
+      fc.string(),
+      fc.integer(),
+      fc.object(),
+    );
+    await fc.assert(
+      fc.asyncProperty(odd, async (answer) => {
+        const { tool, sent } = sender();
+        // A human who would say yes: the store's odd answer must not be taken for one either way.
+        const hooks = new ToolHooks({ humanInput: scriptedHumanInput(["yes"]) });
+        hooks.use(approval({ remember: "tool+input", store: storeAnswering(answer) }));
+        const out = await hooks.invoke(tool, { to: "a@example.com" });
+        expect(out.status).toBe("blocked");
+        expect(sent).toEqual([]);
+        expect(toolwareCode(out.error)).toBe("TOOLWARE_INVALID_RETURN");
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("a store resolving a promise of an odd value blocks too", async () => {
+    const { tool, sent } = sender();
+    const hooks = new ToolHooks({ humanInput: scriptedHumanInput(["yes"]) });
+    hooks.use(
+      approval({ remember: "tool", store: { ...storeAnswering(undefined), get: async () => "true" as never } }),
+    );
+    expect((await hooks.invoke(tool, {})).status).toBe("blocked");
+    expect(sent).toEqual([]);
+  });
+});
+
+describe("approval: parseAnswer's result is read once", () => {
+  it("the edit checked is the edit the tool gets, even behind a getter", async () => {
+    const { tool, sent } = sender();
+    let reads = 0;
+    const answer = {
+      approve: true,
+      get input() {
+        reads++;
+        // A later read would hand over a value no edit may hold.
+        return reads === 1 ? { to: "team@example.com" } : { to: () => "evil@example.com" };
+      },
+    };
+    const hooks = new ToolHooks({ humanInput: scriptedHumanInput(["ok"]) });
+    hooks.use(approval({ parseAnswer: () => answer }));
+    const out = await hooks.invoke(tool, { to: "all@example.com" });
+    expect(out.status).toBe("ok");
+    expect(sent).toEqual([{ to: "team@example.com" }]);
+  });
+
+  it("a getter that throws while the answer is read denies, and names parseAnswer", async () => {
+    const { tool, sent } = sender();
+    const hooks = new ToolHooks({ humanInput: scriptedHumanInput(["yes"]) });
+    const answer = {
+      get approve(): boolean {
+        throw new Error("getter");
+      },
+    };
+    hooks.use(approval({ parseAnswer: () => answer }));
+    const out = await hooks.invoke(tool, {});
+    expect(out.status).toBe("blocked");
+    expect(out.reason).toMatch(/could not be read: parseAnswer failed: getter/);
+    expect(sent).toEqual([]);
+  });
+
+  it("only approve === true approves, whatever else parseAnswer returns", async () => {
+    const notTrue = fc.oneof(
+      fc.constantFrom(1, "true", "yes", [true], { valueOf: () => true }, null, undefined, false, Number.NaN),
+      fc.anything(),
+    );
+    await fc.assert(
+      fc.asyncProperty(notTrue, async (approve) => {
+        fc.pre(approve !== true);
+        const { tool, sent } = sender();
+        const hooks = new ToolHooks({ humanInput: scriptedHumanInput(["yes"]) });
+        hooks.use(approval({ parseAnswer: () => ({ approve }) as never }));
+        expect((await hooks.invoke(tool, {})).status).toBe("blocked");
+        expect(sent).toEqual([]);
+      }),
+      { numRuns: 80 },
+    );
+  });
+});
