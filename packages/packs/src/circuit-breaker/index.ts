@@ -1,6 +1,13 @@
 import { definePack, type Next, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
-import { checkFunction, checkKeys, checkMessage, checkOptionsObject, ownOptions } from "../internal/options.js";
+import {
+  checkFunction,
+  checkKeys,
+  checkMessage,
+  checkOptionsObject,
+  guardClock,
+  ownOptions,
+} from "../internal/options.js";
 import { isThenable } from "../internal/thenable.js";
 import { type ToolSelector, toolFilter } from "../internal/tool-selector.js";
 import {
@@ -148,10 +155,11 @@ export function circuitBreaker<St extends CircuitStore = MemoryCircuitStore>(
   if (typeof cooldownMs !== "number" || !Number.isFinite(cooldownMs) || cooldownMs < 0) {
     fail(`\`cooldownMs\` must be a finite number ≥ 0, got ${shown(cooldownMs)}`);
   }
-  const { key = "tool", isFailure = isError, now = Date.now, message, onStateChange, tools } = options;
+  const { key = "tool", isFailure = isError, message, onStateChange, tools } = options;
+  const now = guardClock(options.now, PREFIX);
   if (key !== "tool" && typeof key !== "function") fail(`\`key\` must be "tool" or a function, got ${shown(key)}`);
   checkFunction(isFailure, "isFailure", PREFIX);
-  checkFunction(now, "now", PREFIX);
+  checkFunction(options.now, "now", PREFIX);
   checkFunction(onStateChange, "onStateChange", PREFIX);
   checkMessage(message, PREFIX);
   const store = or<CircuitStore>(options.store, memoryCircuitStore());

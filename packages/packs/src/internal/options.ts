@@ -208,3 +208,27 @@ export function checkMessage(value: unknown, prefix: string): void {
  * refuses larger values rather than time out at once.
  */
 export const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * The clock a guard counts with: the given `now`, checked at every reading. A clock answering NaN,
+ * Infinity or a non-number would put every call outside (or inside) every window, switching a rate
+ * limit, a loop guard or a circuit off; a bad reading throws instead, and the guard's hook blocks.
+ *
+ * @example
+ * ```ts
+ * const clock = guardClock(options.now, "toolware/rate-limit");
+ * ```
+ */
+export function guardClock(now: (() => number) | undefined, prefix: string): () => number {
+  if (now === undefined) return Date.now;
+  return () => {
+    const t: unknown = now();
+    if (typeof t !== "number" || !Number.isFinite(t)) {
+      throw packTypeError(
+        "TOOLWARE_INVALID_RETURN",
+        `${prefix}: \`now\` returned ${shown(t)}, not a finite number of milliseconds`,
+      );
+    }
+    return t;
+  };
+}

@@ -2,7 +2,7 @@ import { type Agent, type Crew, definePack, type Pack, type ToolCallHookContext 
 import { canonicalJson } from "../internal/canonical-json.js";
 import { formatDuration, parseDuration } from "../internal/duration.js";
 import { checkAgents } from "../internal/observer-options.js";
-import { ownOptions } from "../internal/options.js";
+import { guardClock, ownOptions } from "../internal/options.js";
 import { agentScopeId, crewScopeId } from "../internal/scope-id.js";
 import { isThenable } from "../internal/thenable.js";
 import { toolFilter } from "../internal/tool-selector.js";
@@ -100,7 +100,8 @@ export function loopGuard<St extends LoopGuardStore = MemoryLoopGuardStore>(
   const maxRepeats = options.maxRepeats === false ? 0 : (options.maxRepeats ?? 5);
   const maxInWindow = options.maxInWindow ?? 0;
   const windowMs = parseDuration(options.windowMs === undefined ? "1m" : options.windowMs, "windowMs", "loop-guard");
-  const { sameInput = false, scope = "agent", action = "warn", message, now = Date.now } = options;
+  const { sameInput = false, scope = "agent", action = "warn", message } = options;
+  const now = guardClock(options.now, "toolware/loop-guard");
   const historySize = options.historySize ?? 50;
   const onWarn = options.onWarn ?? ((e: LoopEvent) => console.warn(`⚠️  ${e.message}`));
   const store: LoopGuardStore = options.store ?? memoryLoopGuardStore();

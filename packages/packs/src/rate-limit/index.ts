@@ -7,6 +7,7 @@ import {
   checkMessage,
   checkOptionsObject,
   checkPriority,
+  guardClock,
   ownOptions,
 } from "../internal/options.js";
 import { isThenable } from "../internal/thenable.js";
@@ -223,7 +224,7 @@ export function rateLimit(options: RateLimitOptions): RateLimitPack {
   const { max, algorithm = "sliding-window", keyPrefix = "", onLimited, message } = options;
   const windowMs = parseDuration(options.per, "per");
   const store = options.store ?? memoryRateLimitStore();
-  const clock = options.now ?? Date.now;
+  const clock = guardClock(options.now, PREFIX);
   const keyOf = keyFunction(options.key === undefined ? "tool" : options.key);
   const per = formatDuration(windowMs);
 
