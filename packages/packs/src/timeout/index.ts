@@ -7,7 +7,7 @@ import {
   ToolwareError,
   ToolwareTypeError,
 } from "@toolware/core";
-import { shown } from "../internal/errors.js";
+import { packTypeError, shown } from "../internal/errors.js";
 import { checkKeys, checkOptionsObject, MAX_TIMER_MS, ownOptions } from "../internal/options.js";
 import { type ToolSelector, toolFilter } from "../internal/tool-selector.js";
 
@@ -109,6 +109,27 @@ function compileLimits(ms: TimeoutOptions["ms"]): {
   return fallback === undefined ? { limitFor, only: Object.keys(limits) } : { limitFor };
 }
 
+// The message of a timeout that has fired. A message function that throws or answers no text must not stop the
+// call from ending on time (its throw, in a timer, would also crash the process): the default message is used and
+// the failure is reported where listener errors go.
+function textOf(message: TimeoutOptions["message"], ctx: ToolCallHookContext, ms: number): string | undefined {
+  if (typeof message !== "function") return message;
+  try {
+    const text: unknown = message(ctx.toolName, ms);
+    if (typeof text === "string" && text.trim() !== "") return text;
+    ctx.reportError(
+      "timeout.message",
+      packTypeError(
+        "TOOLWARE_INVALID_RETURN",
+        `${PREFIX}: \`message\` returned ${shown(text)}, not a non-empty string`,
+      ),
+    );
+  } catch (error) {
+    ctx.reportError("timeout.message", error);
+  }
+  return undefined;
+}
+
 function bounded(
   execute: ExecuteTool,
   ctx: ToolCallHookContext,
@@ -135,8 +156,7 @@ function bounded(
     );
     parent.addEventListener("abort", onParentAbort, { once: true });
     const timer = setTimeout(() => {
-      const text = typeof message === "function" ? message(ctx.toolName, ms) : message;
-      controller.abort(new ToolTimeoutError(ctx.toolName, ms, text));
+      controller.abort(new ToolTimeoutError(ctx.toolName, ms, textOf(message, ctx, ms)));
     }, ms);
     let running: Promise<unknown>;
     try {
@@ -181,6 +201,8 @@ export function timeout(options: TimeoutOptions): Pack<TimeoutPack> {
   if (message !== undefined && typeof message !== "string" && typeof message !== "function") {
     invalid("`message` must be a string or a function");
   }
+  // The agent reads this text in place of the tool's result: a blank one would tell it nothing.
+  if (typeof message === "string" && message.trim() === "") invalid("`message` must not be blank");
   const { limitFor, only } = compileLimits(options.ms);
   // Without a default only the listed tools have a limit: let the core filter the rest out once per chain.
   const tools = options.tools === undefined ? only : toolFilter(options.tools, `${PREFIX}: tools`);
