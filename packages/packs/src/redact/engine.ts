@@ -125,6 +125,9 @@ export function createRedactor(options?: RedactTextOptions): Redactor {
       if (known !== undefined || seen.has(v)) return known;
       if (depth >= maxDepth) return `${ph.secret} (nested too deeply)`;
       if (v instanceof Date || ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return v;
+      // A boxed string's own keys are its characters: walked as an object, a secret came out one letter a key.
+      if (v instanceof String) return text(v.valueOf());
+      if (v instanceof Number || v instanceof BigInt) return walk(v.valueOf(), depth);
       if (Array.isArray(v)) {
         const out: unknown[] = [];
         seen.set(v, out);

@@ -135,7 +135,7 @@ export function validate(options: ValidateOptions): Pack {
     const value = (result as StandardSchemaV1.SuccessResult<unknown>).value;
     if (!isPlainObject(value)) {
       ctx.block(
-        `the schema for ${ctx.toolName} produced ${Array.isArray(value) ? "an array" : typeof value}, not an object`,
+        `the schema for ${ctx.toolName} produced ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}, not an object`,
       );
       return;
     }
