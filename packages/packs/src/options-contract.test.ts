@@ -2,6 +2,10 @@
 // toolware/<pack>: for a bad one". These pin that for the options that are hard to get right: a getter that
 // throws, a getter that answers one value to the check and another to the pack, a Proxy, and a `tools` or
 // `agents` filter the core would only refuse at registration.
+
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineTool, scriptedHumanInput, ToolHooks, ToolwareTypeError, toolwareCode } from "@toolware/core";
 import { analytics } from "@toolware/packs/analytics";
 import { approval } from "@toolware/packs/approval";
@@ -19,13 +23,15 @@ import { checkPath, queryRules, safePath, validate } from "@toolware/packs/valid
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
+// audit() opens its file when made: a directory of this run's own.
+const AUDIT_FILE = join(mkdtempSync(join(tmpdir(), "toolware-options-")), "audit.jsonl");
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 type Factory = (options: Record<string, unknown>) => unknown;
 // Each factory with options it accepts, and the key a getter is put on.
 const FACTORIES: [string, Factory, Record<string, unknown>, string][] = [
   ["toolware/analytics", analytics as Factory, { priority: 1 }, "priority"],
   ["toolware/approval", approval as Factory, { tools: "x", timeoutMs: 1000 }, "timeoutMs"],
-  ["toolware/audit", audit as Factory, { file: "/tmp/never-written.jsonl" }, "file"],
+  ["toolware/audit", audit as Factory, { file: AUDIT_FILE }, "file"],
   ["toolware/cache", cache as Factory, { tools: "x", ttl: "1m" }, "ttl"],
   ["toolware/circuit-breaker", circuitBreaker as Factory, { failureThreshold: 2 }, "failureThreshold"],
   ["toolware/debug-log", debugLog as Factory, { logger: silent }, "logger"],
@@ -157,7 +163,7 @@ describe("tools and agents filters are checked by the factory, not first by use(
     ["toolware/retry", (tools) => retry({ tools } as never)],
     ["toolware/analytics", (tools) => analytics({ tools } as never)],
     ["toolware/debug-log", (tools) => debugLog({ logger: silent, tools } as never)],
-    ["toolware/audit", (tools) => audit({ file: "/tmp/never-written.jsonl", tools } as never)],
+    ["toolware/audit", (tools) => audit({ file: AUDIT_FILE, tools } as never)],
   ];
   for (const [prefix, make] of makers) {
     it(`${prefix}: a bad \`tools\` throws at once`, () => {
@@ -169,7 +175,7 @@ describe("tools and agents filters are checked by the factory, not first by use(
     ["toolware/loop-guard", (agents) => loopGuard({ agents } as never)],
     ["toolware/analytics", (agents) => analytics({ agents } as never)],
     ["toolware/debug-log", (agents) => debugLog({ logger: silent, agents } as never)],
-    ["toolware/audit", (agents) => audit({ file: "/tmp/never-written.jsonl", agents } as never)],
+    ["toolware/audit", (agents) => audit({ file: AUDIT_FILE, agents } as never)],
   ];
   for (const [prefix, make] of observers) {
     it(`${prefix}: a bad \`agents\` throws at once, a good one is kept`, async () => {
