@@ -1,7 +1,7 @@
 // docs/packs/circuit-breaker.md: "Stops calling a tool that keeps failing". A clock that answers NaN, ±Infinity or a
 // non-number kept the circuit closed for ever (every failing call reached the tool); it now blocks.
 import { defineTool, ToolHooks } from "@toolware/core";
-import { circuitBreaker } from "@toolware/packs/circuit-breaker";
+import { type CircuitStore, circuitBreaker, memoryCircuitStore } from "@toolware/packs/circuit-breaker";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
@@ -42,4 +42,35 @@ describe("circuit-breaker: a clock that answers no finite time", () => {
     expect(out.status).toBe("blocked");
     expect(out.reason).toMatch(/call blocked: .*`now` returned NaN, not a finite number/);
   });
+});
+
+describe("circuit-breaker: what a custom store's admit() may answer", () => {
+  const odd = fc.oneof(
+    fc.constantFrom<unknown>(null, undefined, "closed", true, 1, {}, { allowed: "true" }, { allowed: 1 }),
+    fc.record({ allowed: fc.oneof(fc.string(), fc.integer(), fc.constant(null)) }),
+  );
+  for (const sync of [true, false]) {
+    it(`anything but { allowed: true | false } blocks the call (${sync ? "plain value" : "promise"})`, async () => {
+      await fc.assert(
+        fc.asyncProperty(odd, async (answer) => {
+          let runs = 0;
+          const tool = defineTool({ name: "flaky_api", execute: () => ++runs });
+          const inner = memoryCircuitStore();
+          const store: CircuitStore = {
+            admit: () => (sync ? answer : Promise.resolve(answer)) as never,
+            record: (...args) => inner.record(...args),
+            snapshot: (...args) => inner.snapshot(...args),
+            reset: (key) => inner.reset(key),
+          };
+          const hooks = new ToolHooks();
+          hooks.use(circuitBreaker({ store }));
+          const out = await hooks.invoke(tool, {});
+          expect(out.status).toBe("blocked");
+          expect(out.reason).toMatch(/unavailable, call blocked: the store's admit\(\) must return/);
+          expect(runs).toBe(0);
+        }),
+        { numRuns: 40 },
+      );
+    });
+  }
 });

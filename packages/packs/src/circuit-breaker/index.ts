@@ -226,9 +226,17 @@ export function circuitBreaker<St extends CircuitStore = MemoryCircuitStore>(
     );
 
   const decide = (ctx: ToolCallHookContext, next: Next, k: string, a: CircuitAdmission): Promise<void> | undefined => {
+    // Only `allowed: true` runs the tool: a custom store answering "false", 1 or no object at all (a raw string
+    // from a remote store, say) cannot decide, so it blocks like a store that throws.
+    const allowed: unknown = a !== null && typeof a === "object" ? a.allowed : undefined;
+    if (typeof allowed !== "boolean") {
+      unavailable(ctx, k, new Error(`the store's admit() must return { allowed: true | false, … }, got ${shown(a)}`));
+      return undefined;
+    }
     changed(k, a.change);
-    if (a.allowed) return run(ctx, next, k, a.trial);
-    ctx.block(reasonFor({ key: k, toolName: ctx.toolName, state: a.state, retryInMs: a.retryInMs }));
+    if (allowed) return run(ctx, next, k, (a as { trial?: string }).trial);
+    const denied = a as Extract<CircuitAdmission, { allowed: false }>;
+    ctx.block(reasonFor({ key: k, toolName: ctx.toolName, state: denied.state, retryInMs: denied.retryInMs }));
     return undefined;
   };
 
