@@ -1,6 +1,7 @@
 import { type Agent, type Crew, definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { canonicalJson } from "../internal/canonical-json.js";
 import { formatDuration, parseDuration } from "../internal/duration.js";
+import { packTypeError, shown } from "../internal/errors.js";
 import { checkAgents } from "../internal/observer-options.js";
 import { guardClock, ownOptions } from "../internal/options.js";
 import { agentScopeId, crewScopeId } from "../internal/scope-id.js";
@@ -67,6 +68,26 @@ export type LoopGuardPack<H = LoopHistoryEntry[]> = Pack<{
 
 // Calls without an agent (scope "agent") or a crew (scope "crew"), and the "global" scope, share this one.
 const NOBODY = {};
+
+// A custom store's counts, read once. NaN, a string or a missing count compares false with every threshold, so
+// a blocking guard would never block: an answer that is no pair of whole numbers fails the hook instead.
+function checkedCounts(counts: unknown): LoopCounts {
+  const c = counts as Partial<LoopCounts> | null;
+  const streak: unknown = c !== null && typeof c === "object" ? c.streak : undefined;
+  const inWindow: unknown = c !== null && typeof c === "object" ? c.inWindow : undefined;
+  if (
+    !Number.isSafeInteger(streak) ||
+    !Number.isSafeInteger(inWindow) ||
+    (streak as number) < 0 ||
+    (inWindow as number) < 0
+  ) {
+    throw packTypeError(
+      "TOOLWARE_INVALID_RETURN",
+      `toolware/loop-guard: the store's observe() must return { streak, inWindow } (whole numbers ≥ 0), got ${shown(counts)}`,
+    );
+  }
+  return { streak: streak as number, inWindow: inWindow as number };
+}
 
 /**
  * The seed's "tool chain monitoring": notices when an agent calls the same tool
@@ -138,7 +159,8 @@ export function loopGuard<St extends LoopGuardStore = MemoryLoopGuardStore>(
     return `Loop detected: ${ctx.toolName} called ${count} times ${span}${what} by ${scopeName(ctx)}.`;
   };
 
-  const decide = (ctx: ToolCallHookContext, { streak, inWindow }: LoopCounts): void => {
+  const decide = (ctx: ToolCallHookContext, counts: LoopCounts): void => {
+    const { streak, inWindow } = checkedCounts(counts);
     const kind = triggered(rule, { streak, inWindow });
     if (kind === undefined) return;
     const count = kind === "repeats" ? streak : inWindow;
