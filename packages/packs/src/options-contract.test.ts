@@ -85,6 +85,17 @@ describe("options read by every pack factory", () => {
       expect(reads).toBe(1);
     });
 
+    it(`${prefix}: an option that is a Proxy whose traps throw is refused with a code`, () => {
+      const fail = () => {
+        throw new Error("trap");
+      };
+      const hostile = new Proxy({}, { get: fail, ownKeys: fail, getPrototypeOf: fail, has: fail });
+      expectOptionError(() => make({ ...base, [key]: hostile }), prefix);
+      const { proxy, revoke } = Proxy.revocable({}, {});
+      revoke();
+      expectOptionError(() => make({ ...base, [key]: proxy }), prefix);
+    });
+
     it(`${prefix}: a Proxy whose ownKeys trap throws is refused with a code`, () => {
       const throwing = new Proxy(
         { ...base },

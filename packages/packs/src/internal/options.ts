@@ -76,6 +76,18 @@ export function ownOptions<T>(options: T, prefix: string): T {
         `${prefix}: reading the option \`${label(key)}\` threw (${reason(error)}); pass plain values, not getters`,
       );
     }
+    if (typeof value === "object" && value !== null) {
+      try {
+        // A Proxy whose traps throw (or a revoked one) would throw a foreign error from deep inside the checks.
+        Object.getPrototypeOf(value);
+        Reflect.ownKeys(value);
+      } catch (error) {
+        throw packTypeError(
+          "TOOLWARE_INVALID_OPTION",
+          `${prefix}: the option \`${label(key)}\` cannot be inspected (${reason(error)}); pass plain data, not a Proxy whose traps throw`,
+        );
+      }
+    }
     // defineProperty: an own "__proto__" key stays a key (checkKeys then names it) instead of a prototype.
     Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
   }
