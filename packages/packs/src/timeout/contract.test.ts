@@ -66,4 +66,17 @@ describe("timeout: a message function that fails", () => {
       expect(() => timeout({ ms: { perTool: perTool as never } })).toThrow(ToolwareTypeError);
     }
   });
+
+  it("ms.perTool names are checked by the factory: none that normalises to nothing, no tool twice", () => {
+    for (const perTool of [{ "---": 20 }, { "Web Search": 10, web_search: 20 }, { webSearch: 10, WEB_SEARCH: 20 }]) {
+      let thrown: unknown;
+      try {
+        timeout({ ms: { perTool } });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(toolwareCode(thrown)).toBe("TOOLWARE_INVALID_OPTION");
+    }
+    expect(timeout({ ms: { perTool: { "Web Search": 10, read_file: 20 } } }).limitFor("web_search")).toBe(10);
+  });
 });

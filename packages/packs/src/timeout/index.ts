@@ -95,7 +95,12 @@ function compileLimits(ms: TimeoutOptions["ms"]): {
   const perTool = new Map<string, number>();
   for (const [name, value] of Object.entries(limits)) {
     if (/[*?]/.test(name)) invalid(`\`ms.perTool\` takes exact tool names, got ${name}`);
-    perTool.set(normalizeName(name), checkMs(value, `\`ms.perTool.${name}\``));
+    const tool = normalizeName(name);
+    // Refused here rather than by the core at use(): a name that is no tool, or two spellings of one tool with
+    // two limits (the later one silently won).
+    if (tool === "") invalid(`\`ms.perTool\` name ${JSON.stringify(name)} matches no tool once normalised`);
+    if (perTool.has(tool)) invalid(`\`ms.perTool\` names ${tool} twice (${JSON.stringify(name)} is the same tool)`);
+    perTool.set(tool, checkMs(value, `\`ms.perTool.${name}\``));
   }
   if (fallback === undefined && perTool.size === 0) invalid("`ms` needs a `default` or at least one `perTool` limit");
   // Normalising costs a few regex passes: do it once per tool name, not once per call.
