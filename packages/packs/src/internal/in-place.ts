@@ -50,3 +50,22 @@ export function writeInPlace(
     setOwn(target, key, value);
   }
 }
+
+/**
+ * Whether `key` of `target` is held by a getter or setter (or cannot be inspected): a guard that
+ * checks such a value cannot know the tool will read the same one, so it refuses it instead.
+ *
+ * @example
+ * ```ts
+ * isAccessor({ get path() { return "a.txt"; } }, "path"); // true
+ * isAccessor({ path: "a.txt" }, "path"); // false
+ * ```
+ */
+export function isAccessor(target: object, key: string | number): boolean {
+  try {
+    const d = Object.getOwnPropertyDescriptor(target, key);
+    return d !== undefined && (d.get !== undefined || d.set !== undefined);
+  } catch {
+    return true;
+  }
+}

@@ -1,5 +1,6 @@
 import { definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
+import { isAccessor } from "../internal/in-place.js";
 import { checkBoolean, checkKeys, checkOptionsObject, checkPriority, ownOptions } from "../internal/options.js";
 import { selectorToFilter, type ToolSelector } from "../internal/tool-selector.js";
 
@@ -96,6 +97,13 @@ export function queryRules(options: QueryRulesOptions): Pack {
 
   function checkQuery(ctx: ToolCallHookContext): void {
     const input = ctx.toolInput as Record<string, unknown>;
+    // A getter could answer the check with one query and the tool with another.
+    if (isAccessor(input, field)) {
+      ctx.block(
+        `${field} is held by a getter or setter, so the query checked might not be the query used; pass plain data`,
+      );
+      return;
+    }
     const value = Object.hasOwn(input, field) ? input[field] : undefined;
     if (value === undefined || value === null) {
       if (required) ctx.block(`${field} is required`);

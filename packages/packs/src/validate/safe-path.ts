@@ -1,5 +1,6 @@
 import { definePack, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
+import { isAccessor } from "../internal/in-place.js";
 import { checkBoolean, checkKeys, checkOptionsObject, checkPriority, ownOptions } from "../internal/options.js";
 import { selectorToFilter, type ToolSelector } from "../internal/tool-selector.js";
 import { type CheckPathOptions, checkPath, checkRealPath, type PathCheck } from "./path-check.js";
@@ -48,10 +49,15 @@ function checkOptions(o: SafePathOptions): void {
 
 type Found = { field: string; index: number | undefined; value: unknown };
 
+// A getter could answer the check with one path and the tool with another.
+const unpinned = (where: string): string =>
+  `${where} is held by a getter or setter, so the path checked might not be the path used; pass plain data`;
+
 /** The path values of the call, or a reason to block. */
 function collect(input: Record<string, unknown>, fields: readonly string[], required: boolean): Found[] | string {
   const found: Found[] = [];
   for (const field of fields) {
+    if (isAccessor(input, field)) return unpinned(`"${field}"`);
     const value = Object.hasOwn(input, field) ? input[field] : undefined;
     if (value === undefined || value === null) {
       if (required) return `"${field}" is required`;
@@ -59,9 +65,10 @@ function collect(input: Record<string, unknown>, fields: readonly string[], requ
     }
     if (Array.isArray(value)) {
       if (value.length === 0 && required) return `"${field}" is an empty list`;
-      value.forEach((v, index) => {
-        found.push({ field, index, value: v });
-      });
+      for (let index = 0; index < value.length; index++) {
+        if (isAccessor(value, index)) return unpinned(`"${field}"[${index}]`);
+        found.push({ field, index, value: value[index] });
+      }
     } else {
       found.push({ field, index: undefined, value });
     }
