@@ -46,6 +46,12 @@ export function writeInPlace(
   }
   for (const key of Object.keys(source)) {
     const value = source[key];
+    if (isAccessor(target, key)) {
+      // A getter could answer this check with the checked value and the tool with another: a data property
+      // pins what was checked (a setter would not even keep it). Throws for a non-configurable one: the guard blocks.
+      Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+      continue;
+    }
     if (Object.hasOwn(target, key) && sameData(target[key], value)) continue;
     setOwn(target, key, value);
   }

@@ -2,8 +2,9 @@
 // short. Both read the input once to check it; a getter in the input could answer the check with a harmless value
 // and the tool with another, so a field held by a getter or setter is refused.
 import { defineTool, ToolHooks } from "@toolware/core";
-import { queryRules, safePath } from "@toolware/packs/validate";
+import { queryRules, safePath, validate } from "@toolware/packs/validate";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 
 function flipping<T>(first: T, later: T): () => T {
   let reads = 0;
@@ -71,5 +72,30 @@ describe("queryRules: a query held by a getter", () => {
     expect(out.reason).toMatch(/query is held by a getter or setter/);
     expect(seen).toEqual([]);
     expect((await hooks.invoke(search, { query: "typescript" })).status).toBe("ok");
+  });
+});
+
+describe("validate: the schema's output replaces a getter in the input", () => {
+  it("the tool gets the value the schema checked, not what a getter answers later", async () => {
+    const seen: unknown[] = [];
+    const transfer = defineTool({
+      name: "transfer",
+      execute: (input: { amount: unknown }) => {
+        seen.push(input.amount);
+        return "sent";
+      },
+    });
+    const hooks = new ToolHooks();
+    hooks.use(validate({ schemas: { transfer: z.object({ amount: z.number().max(100) }) } }));
+    const input = {};
+    let reads = 0;
+    Object.defineProperty(input, "amount", {
+      enumerable: true,
+      configurable: true,
+      get: () => (reads++ < 2 ? 50 : 1_000_000),
+    });
+    const out = await hooks.invoke(transfer, input as { amount: number });
+    expect(out.status).toBe("ok");
+    expect(seen).toEqual([50]);
   });
 });
