@@ -170,7 +170,17 @@ export function retry(options: RetryOptions = {}): Pack {
 
   const delayFor = (attempt: number): number => {
     const base = Math.min(maxDelayMs, minDelayMs * factor ** (attempt - 1));
-    return share === 0 ? base : Math.round(base * (1 - share + share * random()));
+    if (share === 0) return base;
+    const r: unknown = random();
+    // Outside [0, 1] a pause would be negative, NaN or past maxDelayMs (a timer that long fires at once): a bug
+    // to fix, not to hide, like a throwing retryOn.
+    if (typeof r !== "number" || !(r >= 0 && r <= 1)) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_RETURN",
+        `toolware/retry: \`random\` returned ${typeof r === "string" ? JSON.stringify(r) : said(r)}, not a number in [0, 1)`,
+      );
+    }
+    return Math.round(base * (1 - share + share * r));
   };
 
   async function retrying(execute: ExecuteTool, ctx: ToolCallHookContext, signal: AbortSignal): Promise<unknown> {
