@@ -156,8 +156,12 @@ export function guardrails(options: GuardrailsOptions): GuardrailsPack {
     if (message === undefined) return defaultReason(block);
     const reason: unknown = message(block);
     // A throw here fails the hook, which blocks: a broken message function never lets a call through.
-    if (typeof reason !== "string") {
-      throw packTypeError("TOOLWARE_INVALID_RETURN", `${PREFIX}: \`message\` returned ${shown(reason)}, not a string`);
+    // A blank reason would tell the agent nothing about why it was stopped.
+    if (typeof reason !== "string" || reason.trim() === "") {
+      throw packTypeError(
+        "TOOLWARE_INVALID_RETURN",
+        `${PREFIX}: \`message\` returned ${typeof reason === "string" ? "a blank string" : shown(reason)}, not a string`,
+      );
     }
     return reason;
   };
