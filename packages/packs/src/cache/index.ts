@@ -1,5 +1,7 @@
 import { definePack, type Next, type Pack, type Tool, type ToolCallHookContext, type ToolInput } from "@toolware/core";
 import { parseDuration } from "../internal/duration.js";
+import { packTypeError, shown } from "../internal/errors.js";
+import { isPlainObject } from "../internal/in-place.js";
 import { ownOptions } from "../internal/options.js";
 import { isThenable } from "../internal/thenable.js";
 import { toolFilter } from "../internal/tool-selector.js";
@@ -248,7 +250,20 @@ export function cache(options: CacheOptions): CachePack {
       await store.clear();
     },
     async invalidate(tool: string | Tool<never, unknown>, input?: ToolInput): Promise<number> {
-      const name = typeof tool === "string" ? tool : tool.name;
+      const name: unknown = typeof tool === "string" ? tool : (tool as { name?: unknown } | null)?.name;
+      // A wrong argument would match no entry: the stale results it was meant to drop would go on being served.
+      if (typeof name !== "string" || name === "") {
+        throw packTypeError(
+          "TOOLWARE_INVALID_ARGUMENT",
+          `toolware/cache: invalidate() takes a tool or its name, got ${shown(tool)}`,
+        );
+      }
+      if (input !== undefined && !isPlainObject(input)) {
+        throw packTypeError(
+          "TOOLWARE_INVALID_ARGUMENT",
+          `toolware/cache: invalidate()'s input must be a tool input object, got ${shown(input)}`,
+        );
+      }
       if (input === undefined) {
         const prefix = name + SEP;
         forget((key) => key.startsWith(prefix));
