@@ -1,7 +1,7 @@
 // docs/packs/rate-limit.md: "It is a guard: it fails closed". A clock is an option like any other: one that answers
 // NaN, ±Infinity or a non-number must not put every call outside the window.
 import { defineTool, ToolHooks, toolwareCode } from "@toolware/core";
-import { rateLimit } from "@toolware/packs/rate-limit";
+import { type RateLimitStore, rateLimit } from "@toolware/packs/rate-limit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
@@ -43,5 +43,29 @@ describe("rate-limit: a clock that answers no finite time", () => {
     reading = 2_000;
     expect((await hooks.invoke(search, {})).status).toBe("ok");
     expect((await hooks.invoke(search, {})).status).toBe("blocked");
+  });
+});
+
+describe("rate-limit: a custom store's decision is read once", () => {
+  it("an `allowed` getter that answers false to the check and true afterwards still blocks", async () => {
+    let runs = 0;
+    const tool = defineTool({ name: "web_search", execute: () => ++runs });
+    const store: RateLimitStore = {
+      hit: () => {
+        let reads = 0;
+        return {
+          get allowed() {
+            return reads++ > 0;
+          },
+          remaining: 0,
+          retryAfterMs: 1_000,
+        };
+      },
+    };
+    const hooks = new ToolHooks();
+    hooks.use(rateLimit({ max: 1, per: "1m", store }));
+    const out = await hooks.invoke(tool, {});
+    expect(out.status).toBe("blocked");
+    expect(runs).toBe(0);
   });
 });

@@ -189,15 +189,17 @@ function validate(options: RateLimitOptions): void {
   checkPriority(priority, PREFIX);
 }
 
-function checkDecision(d: unknown): RateLimitDecision {
+// The decision's `allowed`, read once: a getter cannot pass the check as `false` and let the call through as `true`.
+function checkedAllowed(d: unknown): boolean {
   const r = d as RateLimitDecision | null | undefined;
-  if (r === null || typeof r !== "object" || typeof r.allowed !== "boolean") {
+  const allowed: unknown = r !== null && typeof r === "object" ? r.allowed : undefined;
+  if (typeof allowed !== "boolean") {
     throw packTypeError(
       "TOOLWARE_INVALID_RETURN",
       `${PREFIX}: the store's hit() must return { allowed, remaining, retryAfterMs }, got ${shown(d)}`,
     );
   }
-  return r;
+  return allowed;
 }
 
 /**
@@ -241,11 +243,12 @@ export function rateLimit(options: RateLimitOptions): RateLimitPack {
   // a spread. Any other store's decision is spread, extra fields and all.
   const plainDecisions = isMemoryRateLimitStore(store);
   const apply = (ctx: ToolCallHookContext, key: string, raw: unknown): void => {
-    const d = checkDecision(raw);
+    const allowed = checkedAllowed(raw);
+    const d = raw as RateLimitDecision;
     ctx.state.rateLimit = plainDecisions
-      ? { allowed: d.allowed, remaining: d.remaining, retryAfterMs: d.retryAfterMs, key }
-      : { ...d, key };
-    if (!d.allowed) ctx.block(describe(ctx, key, d));
+      ? { allowed, remaining: d.remaining, retryAfterMs: d.retryAfterMs, key }
+      : { ...d, allowed, key };
+    if (!allowed) ctx.block(describe(ctx, key, d));
   };
 
   // The store's key of the last key, so that an unchanged key is not concatenated (and hashed) again.
