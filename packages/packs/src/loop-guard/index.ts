@@ -160,10 +160,10 @@ export function loopGuard<St extends LoopGuardStore = MemoryLoopGuardStore>(
   };
 
   const decide = (ctx: ToolCallHookContext, counts: LoopCounts): void => {
-    const { streak, inWindow } = checkedCounts(counts);
-    const kind = triggered(rule, { streak, inWindow });
+    const checked = checkedCounts(counts);
+    const kind = triggered(rule, checked);
     if (kind === undefined) return;
-    const count = kind === "repeats" ? streak : inWindow;
+    const count = kind === "repeats" ? checked.streak : checked.inWindow;
     const event: LoopEvent = {
       kind,
       toolName: ctx.toolName,
