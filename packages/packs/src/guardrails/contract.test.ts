@@ -1,7 +1,7 @@
 // docs/packs/guardrails.md: `message` is "a non-empty string, or a function that returns one"; a message function
 // that "returns something other than a string (TOOLWARE_INVALID_RETURN)" blocks the call. A blank string is no
 // reason either: it blocked with an empty reason the agent could not act on.
-import { defineTool, ToolHooks, toolwareCode } from "@toolware/core";
+import { Agent, defineTool, ToolHooks, toolwareCode } from "@toolware/core";
 import { guardrails } from "@toolware/packs/guardrails";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -32,5 +32,29 @@ describe("guardrails: what a message function may return", () => {
     const hooks = new ToolHooks();
     hooks.use(guardrails({ deny: ["drop_table"], message: (b) => `${b.toolName} is not for you` }));
     expect((await hooks.invoke(dropTable, {})).reason).toBe("drop_table is not for you");
+  });
+});
+
+describe("guardrails: role and rule lists are read once", () => {
+  // Each getter answers the check with a list and the compiler (on later reads) with nothing.
+  const once = (list: string[]) => {
+    let reads = 0;
+    return () => (reads++ === 0 ? list : undefined);
+  };
+  it("a byRole entry whose deny list vanishes after the check still denies", async () => {
+    const policy = {};
+    Object.defineProperty(policy, "deny", { enumerable: true, get: once(["drop_table"]) });
+    const hooks = new ToolHooks();
+    hooks.use(guardrails({ byRole: { junior_agent: policy } }));
+    const out = await hooks.invoke(dropTable, {}, { agent: new Agent({ role: "junior_agent" }) });
+    expect(out.status).toBe("blocked");
+  });
+
+  it("a rule whose deny list vanishes after the check still denies", async () => {
+    const rule = { when: () => true };
+    Object.defineProperty(rule, "deny", { enumerable: true, get: once(["drop_table"]) });
+    const hooks = new ToolHooks();
+    hooks.use(guardrails({ rules: [rule] }));
+    expect((await hooks.invoke(dropTable, {})).status).toBe("blocked");
   });
 });

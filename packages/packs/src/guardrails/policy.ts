@@ -1,6 +1,6 @@
 import type { ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
-import { checkKeys, checkOptionsObject } from "../internal/options.js";
+import { checkKeys, checkOptionsObject, ownOptions } from "../internal/options.js";
 import { isCanonicalName, visibleName } from "../internal/spelling.js";
 import {
   type CompiledMatcher,
@@ -91,6 +91,8 @@ export function compilePolicy(
 ): CompiledPolicy {
   const nested = !where.endsWith(":");
   const name = where.replace(/:$/, "");
+  // Read once: a list present when checked is the list compiled.
+  policy = ownOptions(policy, name);
   checkOptionsObject(policy, `${name} must be an object { deny?, allow?, warn? }`);
   checkKeys(policy as object, [...POLICY_KEYS, ...extra], name, { aliases: LIST_ALIASES });
   const p = policy as GuardrailsPolicy;
@@ -231,8 +233,9 @@ export function compileRules(rules: unknown): CompiledRule[] {
   if (rules.length === 0) {
     throw packTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: \`rules\` is empty (leave it out instead)`);
   }
-  return rules.map((rule: GuardrailsRule, i) => {
+  return rules.map((given: GuardrailsRule, i) => {
     const where = `${PREFIX}: rules[${i}]`;
+    const rule = ownOptions(given, where);
     checkOptionsObject(rule, `${where} must be an object { when, deny?, allow?, warn? }`);
     if (typeof rule.when !== "function") {
       throw packTypeError("TOOLWARE_INVALID_OPTION", `${where} needs a \`when(ctx)\` function`);
