@@ -126,3 +126,42 @@ describe("approval: parseAnswer's result is read once", () => {
     );
   });
 });
+
+describe("approval: the input the human approves", () => {
+  it("an input held by a getter (at any depth) is refused before anyone is asked", async () => {
+    for (const make of [
+      () => {
+        let reads = 0;
+        return {
+          get to() {
+            return reads++ === 0 ? "boss@example.com" : "all@example.com";
+          },
+        };
+      },
+      () => {
+        let reads = 0;
+        const inner = {};
+        Object.defineProperty(inner, "to", {
+          enumerable: true,
+          get: () => (reads++ === 0 ? "boss@example.com" : "all@example.com"),
+        });
+        return { message: { headers: [inner] } };
+      },
+    ]) {
+      const { tool, sent } = sender();
+      const asked: string[] = [];
+      const hooks = new ToolHooks({
+        humanInput: (request) => {
+          asked.push(request.prompt);
+          return "yes";
+        },
+      });
+      hooks.use(approval());
+      const out = await hooks.invoke(tool, make() as never);
+      expect(out.status).toBe("blocked");
+      expect(toolwareCode(out.error)).toBe("TOOLWARE_INVALID_INPUT");
+      expect(asked).toEqual([]);
+      expect(sent).toEqual([]);
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { definePack, HumanInputTimeoutError, messageOf, type Pack, type ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
-import { writeInPlace } from "../internal/in-place.js";
+import { isAccessor, writeInPlace } from "../internal/in-place.js";
 import { ownOptions } from "../internal/options.js";
 import { selectorToFilter, type ToolSelector } from "../internal/tool-selector.js";
 import { type AnswerWords, type ApprovalAnswer, answerProblem, parseBuiltIn, stableKey } from "./answer.js";
@@ -46,6 +46,16 @@ type Asked =
   | { kind: "timeout" }
   | { kind: "cancelled" }
   | { kind: "unavailable"; error: unknown };
+
+// Whether plain data (objects and arrays, to the depth an edit may have) holds a getter or setter anywhere.
+function heldByAccessor(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== "object" || depth > 64) return false;
+  for (const key of Object.keys(value)) {
+    if (isAccessor(value, key)) return true;
+    if (heldByAccessor((value as Record<string, unknown>)[key], depth + 1)) return true;
+  }
+  return false;
+}
 
 // The fields of an answer read once: a getter cannot pass answerProblem with one `approve` or `input`
 // and hand apply() another.
@@ -203,6 +213,13 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
         }
         return apply(ctx, key, given, "external", undefined);
       }
+    }
+    if (heldByAccessor(ctx.toolInput)) {
+      // The human approves what the prompt shows: a getter could show one value and hand the tool another.
+      throw packTypeError(
+        "TOOLWARE_INVALID_INPUT",
+        `toolware/approval: the input of ${ctx.toolName} holds a getter or setter, so what a human approves might not be what the tool gets; pass plain data`,
+      );
     }
     const prompt = promptOf({
       ctx,
