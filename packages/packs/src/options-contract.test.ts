@@ -29,21 +29,21 @@ const silent = { info: () => {}, warn: () => {}, error: () => {} };
 type Factory = (options: Record<string, unknown>) => unknown;
 // Each factory with options it accepts, and the key a getter is put on.
 const FACTORIES: [string, Factory, Record<string, unknown>, string][] = [
-  ["toolware/analytics", analytics as Factory, { priority: 1 }, "priority"],
-  ["toolware/approval", approval as Factory, { tools: "x", timeoutMs: 1000 }, "timeoutMs"],
-  ["toolware/audit", audit as Factory, { file: AUDIT_FILE }, "file"],
-  ["toolware/cache", cache as Factory, { tools: "x", ttl: "1m" }, "ttl"],
-  ["toolware/circuit-breaker", circuitBreaker as Factory, { failureThreshold: 2 }, "failureThreshold"],
-  ["toolware/debug-log", debugLog as Factory, { logger: silent }, "logger"],
-  ["toolware/guardrails", guardrails as Factory, { deny: ["drop_table"] }, "deny"],
-  ["toolware/loop-guard", loopGuard as Factory, { maxRepeats: 2 }, "maxRepeats"],
-  ["toolware/rate-limit", rateLimit as Factory, { max: 1, per: "1m" }, "max"],
-  ["toolware/redact", redact as Factory, { emails: true }, "emails"],
-  ["toolware/retry", retry as Factory, { retries: 1 }, "retries"],
-  ["toolware/timeout", timeout as Factory, { ms: 100 }, "ms"],
-  ["toolware/validate", validate as Factory, { schemas: { web_search: z.object({}) } }, "schemas"],
-  ["toolware/validate: queryRules", queryRules as Factory, { tools: "x", maxLength: 5 }, "maxLength"],
-  ["toolware/validate: safePath", safePath as Factory, { tools: "x", root: "/srv" }, "root"],
+  ["toolware/analytics", analytics as unknown as Factory, { priority: 1 }, "priority"],
+  ["toolware/approval", approval as unknown as Factory, { tools: "x", timeoutMs: 1000 }, "timeoutMs"],
+  ["toolware/audit", audit as unknown as Factory, { file: AUDIT_FILE }, "file"],
+  ["toolware/cache", cache as unknown as Factory, { tools: "x", ttl: "1m" }, "ttl"],
+  ["toolware/circuit-breaker", circuitBreaker as unknown as Factory, { failureThreshold: 2 }, "failureThreshold"],
+  ["toolware/debug-log", debugLog as unknown as Factory, { logger: silent }, "logger"],
+  ["toolware/guardrails", guardrails as unknown as Factory, { deny: ["drop_table"] }, "deny"],
+  ["toolware/loop-guard", loopGuard as unknown as Factory, { maxRepeats: 2 }, "maxRepeats"],
+  ["toolware/rate-limit", rateLimit as unknown as Factory, { max: 1, per: "1m" }, "max"],
+  ["toolware/redact", redact as unknown as Factory, { emails: true }, "emails"],
+  ["toolware/retry", retry as unknown as Factory, { retries: 1 }, "retries"],
+  ["toolware/timeout", timeout as unknown as Factory, { ms: 100 }, "ms"],
+  ["toolware/validate", validate as unknown as Factory, { schemas: { web_search: z.object({}) } }, "schemas"],
+  ["toolware/validate: queryRules", queryRules as unknown as Factory, { tools: "x", maxLength: 5 }, "maxLength"],
+  ["toolware/validate: safePath", safePath as unknown as Factory, { tools: "x", root: "/srv" }, "root"],
 ];
 
 function withGetter(base: Record<string, unknown>, key: string, get: () => unknown): Record<string, unknown> {
@@ -124,7 +124,7 @@ describe("a getter cannot hand a guard one value to check and another to use", (
 
   it("rate-limit: max reads 1 then a billion; the second call is still limited", async () => {
     const hooks = new ToolHooks();
-    hooks.use(rateLimit(withGetter({ per: "1m" }, "max", flip(1, 1e9))));
+    hooks.use(rateLimit(withGetter({ per: "1m" }, "max", flip(1, 1e9)) as never));
     expect((await hooks.invoke(tool, {})).status).toBe("ok");
     expect((await hooks.invoke(tool, {})).status).toBe("blocked");
   });
@@ -138,13 +138,13 @@ describe("a getter cannot hand a guard one value to check and another to use", (
 
   it("queryRules: maxLength reads 5 then Infinity; a long query is still refused", async () => {
     const hooks = new ToolHooks();
-    hooks.use(queryRules(withGetter({ tools: "web_search" }, "maxLength", flip(5, Number.POSITIVE_INFINITY))));
+    hooks.use(queryRules(withGetter({ tools: "web_search" }, "maxLength", flip(5, Number.POSITIVE_INFINITY)) as never));
     expect((await hooks.invoke(tool, { query: "far too long a query" })).status).toBe("blocked");
   });
 
   it("safePath and checkPath: root reads /srv then /; /etc/passwd stays outside", async () => {
     const hooks = new ToolHooks();
-    hooks.use(safePath(withGetter({ tools: "web_search" }, "root", flip("/srv", "/"))));
+    hooks.use(safePath(withGetter({ tools: "web_search" }, "root", flip("/srv", "/")) as never));
     expect((await hooks.invoke(tool, { path: "/etc/passwd" })).status).toBe("blocked");
     expect(checkPath("/etc/passwd", withGetter({}, "root", flip("/srv", "/")) as { root: string }).ok).toBe(false);
   });

@@ -211,7 +211,7 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
           settle(ctx, { ...base, approved: false, source: "invalid-answer", answer: undefined, detail: problem });
           return;
         }
-        return apply(ctx, key, given, "external", undefined);
+        return apply(ctx, key, given as ApprovalAnswer, "external", undefined);
       }
     }
     if (heldByAccessor(ctx.toolInput)) {

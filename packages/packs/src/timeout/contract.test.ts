@@ -53,7 +53,7 @@ describe("timeout: a message function that fails", () => {
   it("ms.perTool is read once, and must be an object", () => {
     let reads = 0;
     const ms = {
-      get perTool() {
+      get perTool(): Record<string, number> {
         reads++;
         return reads === 1 ? { web_search: 20 } : { other_tool: 20 };
       },
@@ -68,7 +68,12 @@ describe("timeout: a message function that fails", () => {
   });
 
   it("ms.perTool names are checked by the factory: none that normalises to nothing, no tool twice", () => {
-    for (const perTool of [{ "---": 20 }, { "Web Search": 10, web_search: 20 }, { webSearch: 10, WEB_SEARCH: 20 }]) {
+    const lists: Record<string, number>[] = [
+      { "---": 20 },
+      { "Web Search": 10, web_search: 20 },
+      { webSearch: 10, WEB_SEARCH: 20 },
+    ];
+    for (const perTool of lists) {
       let thrown: unknown;
       try {
         timeout({ ms: { perTool } });
