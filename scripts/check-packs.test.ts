@@ -107,6 +107,7 @@ describe("checkPacks on a broken copy", () => {
   it("fails on a pack without tests, and on a Node note that no longer holds", () => {
     const root = copy();
     rmSync(join(root, "packages/packs/src/timeout/index.test.ts"));
+    rmSync(join(root, "packages/packs/src/timeout/contract.test.ts"));
     const page = join(root, "docs/packs/redact.md");
     writeFileSync(page, `${readFileSync(page, "utf8")}\n${NODE_MARKER}\n`);
     expect(checkPacks(root).problems).toEqual([
