@@ -4,10 +4,30 @@ import { type MiddlewareStep, type Outer, type PlainSegment, runMiddleware, unwi
 import type { Registration } from "./registration.js";
 import { runToolThen } from "./run-tool.js";
 import { runAfters, runBefores } from "./runners.js";
-import { type Runtime, type RuntimeHook, toRuntime } from "./runtime.js";
-import type { HookErrorPolicy } from "./types.js";
+import type { Runtime, RuntimeHook } from "./runtime.js";
+import { sharedEntry } from "./trace.js";
+import type { HookErrorPolicy, TraceEntry } from "./types.js";
 
 type Ctx = ToolCallHookContext;
+
+// A registration as it runs in a chain: its policy resolved, per-call predicates only when it has some.
+function toRuntime(r: Registration, defaultPolicy: HookErrorPolicy): RuntimeHook {
+  const predicates = r.filter.predicates.length > 0 ? r.filter.predicates : null;
+  const entries: (TraceEntry | undefined)[] = [];
+  const hook = { name: r.name, info: r.info, entries };
+  return {
+    name: r.name,
+    info: r.info,
+    fn: r.fn,
+    policy: r.onError ?? defaultPolicy,
+    timeoutMs: r.timeoutMs,
+    predicates,
+    plain: predicates === null && r.timeoutMs === undefined,
+    entries,
+    beforeProceeded: sharedEntry(hook, "before", "proceeded"),
+    afterProceeded: sharedEntry(hook, "after", "proceeded"),
+  };
+}
 
 /** Consecutive plain hooks fuse into one step; a middleware is a step of its own. */
 type Segment = PlainSegment | { readonly type: "middleware"; readonly hook: RuntimeHook };

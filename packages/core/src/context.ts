@@ -101,22 +101,27 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   error: unknown = undefined;
 
   /** @internal */ _input: I;
+  /** @internal */ _inputProxy: I | undefined = undefined;
   /** @internal */ _inputVersion = 0;
+  /** @internal */ _state: ToolCallState | undefined = undefined;
   /** @internal the call's own signal, or the shared one that never aborts */ _signal: AbortSignal;
+  /** @internal the call's own signal and what it follows, once it has either; released when it ends */ _signals:
+    | CallSignals
+    | undefined = undefined;
   /** @internal */ _status: CallStatus = "ok";
+  /** @internal */ _reason: string | undefined = undefined;
   /** @internal block or respond happened: nothing further inside runs */ _settled = false;
   /** @internal */ _toolRan = false;
   /** @internal set once the outcome is built: late calls from abandoned hooks change nothing */ _finished = false;
+  /** @internal the error of a failed hook that blocked the call */ _failure: unknown = undefined;
   /** @internal counts block()/respond() calls so a middleware's trace can tell its own decisions */ _decisions = 0;
+  /** @internal */ _wrappers: ExecutionWrapper[] | undefined = undefined;
   /** @internal the middleware whose next() started the step running now: that step reports to it when done */ _outer:
     | Outer
     | undefined = undefined;
   /** @internal */ readonly _trace: TraceEntry[] = [];
+  /** @internal when the call started, for `call:end`; -1 when nobody listens to it */ _startedAt = -1;
   /** @internal */ readonly _services: CallServices;
-  /**
-   * @internal What most calls never touch (see {@link CallExtras}), made on first write: every field
-   * a context initialises costs each call, and a call with sync hooks is mostly that.
-   */ _extras: CallExtras<I> | undefined = undefined;
 
   /** @internal */
   constructor(
@@ -149,16 +154,14 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
    * (`ctx.toolInput.query = "…"`); the property itself cannot be reassigned.
    */
   get toolInput(): I {
-    const more = extras(this);
-    if (more.inputProxy === undefined) more.inputProxy = trackInput(this._input, this);
-    return more.inputProxy;
+    if (this._inputProxy === undefined) this._inputProxy = trackInput(this._input, this);
+    return this._inputProxy;
   }
 
   /** Scratch space for hook-to-hook data of this call; see {@link ToolCallState}. */
   get state(): ToolCallState {
-    const more = extras(this);
-    if (more.state === undefined) more.state = {};
-    return more.state;
+    if (this._state === undefined) this._state = {};
+    return this._state;
   }
 
   /** Aborts when the caller cancels the call (or a linked signal aborts). */
@@ -184,42 +187,6 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   /** True once the tool has been started. */
   get toolRan(): boolean {
     return this._toolRan;
-  }
-
-  // The rare fields, read and written under their old names: `undefined` (-1 for `_startedAt`) until set.
-  /** @internal */ get _inputProxy(): I | undefined {
-    return this._extras?.inputProxy;
-  }
-  /** @internal */ get _state(): ToolCallState | undefined {
-    return this._extras?.state;
-  }
-  /** @internal the call's own signal and what it follows, once it has either; released when it ends */
-  get _signals(): CallSignals | undefined {
-    return this._extras?.signals;
-  }
-  set _signals(value: CallSignals | undefined) {
-    extras(this).signals = value;
-  }
-  /** @internal */ get _reason(): string | undefined {
-    return this._extras?.reason;
-  }
-  set _reason(value: string | undefined) {
-    if (value !== undefined || this._extras !== undefined) extras(this).reason = value;
-  }
-  /** @internal the error of a failed hook that blocked the call */ get _failure(): unknown {
-    return this._extras?.failure;
-  }
-  set _failure(value: unknown) {
-    extras(this).failure = value;
-  }
-  /** @internal */ get _wrappers(): ExecutionWrapper[] | undefined {
-    return this._extras?.wrappers;
-  }
-  /** @internal when the call started, for `call:end`; -1 when nobody listens to it */ get _startedAt(): number {
-    return this._extras === undefined ? -1 : this._extras.startedAt;
-  }
-  set _startedAt(value: number) {
-    extras(this).startedAt = value;
   }
 
   /**
@@ -284,9 +251,8 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   /** A signal that aborts when `outer` or `inner` does; unlinked when the call ends. @internal */
   _either(outer: AbortSignal, inner: AbortSignal): AbortSignal {
     if (this._finished) return inner;
-    const more = extras(this);
-    if (more.signals === undefined) more.signals = new CallSignals();
-    return more.signals.either(outer, inner);
+    if (this._signals === undefined) this._signals = new CallSignals();
+    return this._signals.either(outer, inner);
   }
 
   /**
@@ -297,46 +263,16 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   wrapExecution(wrapper: ExecutionWrapper): void {
     if (this._toolRan)
       throw new ToolwareError("TOOLWARE_WRAP_TOO_LATE", "wrapExecution() must be called before the tool runs");
-    const more = extras(this);
-    if (more.wrappers === undefined) more.wrappers = [];
-    more.wrappers.push(wrapper);
+    if (this._wrappers === undefined) this._wrappers = [];
+    this._wrappers.push(wrapper);
   }
 }
 
-/** What a context keeps aside until a call needs it. @internal */
-export interface CallExtras<I> {
-  inputProxy: I | undefined;
-  state: ToolCallState | undefined;
-  signals: CallSignals | undefined;
-  reason: string | undefined;
-  failure: unknown;
-  wrappers: ExecutionWrapper[] | undefined;
-  startedAt: number;
-}
-
-// Not private methods: one would give every context a private brand to install as it is made.
-function extras<I extends object, O>(ctx: ToolCallHookContext<I, O>): CallExtras<I> {
-  let more = ctx._extras;
-  if (more === undefined) {
-    more = {
-      inputProxy: undefined,
-      state: undefined,
-      signals: undefined,
-      reason: undefined,
-      failure: undefined,
-      wrappers: undefined,
-      startedAt: -1,
-    };
-    ctx._extras = more;
-  }
-  return more;
-}
-
-function ownSignals<I extends object, O>(ctx: ToolCallHookContext<I, O>): CallSignals {
-  const more = extras(ctx);
-  if (more.signals === undefined) more.signals = new CallSignals();
-  ctx._signal = more.signals.own();
-  return more.signals;
+// Not a private method: one would give every context a private brand to install as it is made.
+function ownSignals(ctx: { _signals: CallSignals | undefined; _signal: AbortSignal }): CallSignals {
+  if (ctx._signals === undefined) ctx._signals = new CallSignals();
+  ctx._signal = ctx._signals.own();
+  return ctx._signals;
 }
 
 // Declared outside the class so TypeScript keeps `toolInput` readonly while

@@ -110,4 +110,30 @@ describe("plain sync hooks end a call as the general path does", () => {
       ["d", "after", "proceeded"],
     ]);
   });
+
+  it("shares one frozen entry per hook and action, whichever path recorded it", async () => {
+    // A hook that returns a value (not a thenable) leaves the fast path for the general one; both
+    // must push the same frozen entry, call after call.
+    let value: unknown;
+    const hooks = new ToolHooks();
+    const returnsValue: Body = () => value;
+    const returnsNull: Body = () => (value === undefined ? undefined : null);
+    hooks.before(returnsValue as Parameters<ToolHooks["before"]>[0], { name: "b" });
+    hooks.after(returnsNull as Parameters<ToolHooks["after"]>[0], { name: "a" });
+    const fast = await hooks.invoke(echo, { text: "hi" });
+    value = 42;
+    const general = await hooks.invoke(echo, { text: "hi" });
+    value = undefined;
+    const again = await hooks.invoke(echo, { text: "hi" });
+    expect(fast.trace.map((t) => [t.hook, t.phase, t.action])).toEqual([
+      ["b", "before", "proceeded"],
+      ["a", "after", "proceeded"],
+    ]);
+    for (const i of [0, 1]) {
+      expect(Object.isFrozen(fast.trace[i])).toBe(true);
+      expect(general.trace[i]).toBe(fast.trace[i]);
+      expect(again.trace[i]).toBe(fast.trace[i]);
+    }
+    expect(general.trace).not.toBe(fast.trace);
+  });
 });

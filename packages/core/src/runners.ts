@@ -5,7 +5,7 @@ import { applies, fail } from "./failure-policy.js";
 import { now, type Runtime, type RuntimeHook } from "./runtime.js";
 import { type Then, thenOf } from "./thenable.js";
 import { awaitHook, overran } from "./timeouts.js";
-import { AFTER_PROCEEDED, BEFORE_PROCEEDED, record, sharedEntry } from "./trace.js";
+import { record } from "./trace.js";
 import type { TraceAction } from "./types.js";
 
 // The runners of plain before- and after-hooks: adjacent ones run as one step, and the sync ones
@@ -87,7 +87,7 @@ export function runBefores(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[],
     if (plain) {
       // The common case, a hook that returned nothing and changed nothing: its shared entry.
       if (result === undefined && !ctx._settled && ctx._inputVersion === version) {
-        ctx._trace.push(h.entries[BEFORE_PROCEEDED] ?? sharedEntry(h, "before", "proceeded"));
+        ctx._trace.push(h.beforeProceeded);
         continue;
       }
     } else if (overran(h, t0)) {
@@ -180,7 +180,7 @@ export function runAfters(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[], 
     if (then !== undefined) return awaitAfter(rt, ctx, hooks, i, result as object, then, prev, decisions, t0);
     if (plain) {
       if (result === undefined && ctx._decisions === decisions && ctx.toolResult === prev) {
-        ctx._trace.push(h.entries[AFTER_PROCEEDED] ?? sharedEntry(h, "after", "proceeded"));
+        ctx._trace.push(h.afterProceeded);
         continue;
       }
     } else if (overran(h, t0)) {

@@ -25,13 +25,12 @@ function slotOf(phase: Phase, action: TraceAction): number {
   }
 }
 
-/** Slots of the entries the runners' fast paths push without asking `record`. @internal */
-export const BEFORE_PROCEEDED = 0;
-/** @internal */
-export const AFTER_PROCEEDED = 8;
-
 /** The frozen entry of hook `h` for a plain (phase, action): made on first use, then shared by every call. @internal */
-export function sharedEntry(h: RuntimeHook, phase: Phase, action: TraceAction): TraceEntry {
+export function sharedEntry(
+  h: Pick<RuntimeHook, "name" | "info" | "entries">,
+  phase: Phase,
+  action: TraceAction,
+): TraceEntry {
   const slot = slotOf(phase, action);
   let entry = h.entries[slot];
   if (entry === undefined) {
