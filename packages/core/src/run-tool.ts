@@ -44,22 +44,26 @@ export function runToolThen<R>(ctx: Ctx, k: (ctx: Ctx) => R | Promise<R>): R | P
     // so is a "promise" that the native then refuses (it throws before subscribing, never after).
     then = thenOf(result);
     if (then === nativeThen) {
-      return nativeThen.call(
-        result,
-        (v) => afterTool(ctx, v, k),
-        (e) => afterFailure(ctx, e, k),
-      ) as Promise<R>;
+      return nativeThen.call(result, toolFulfilled.bind(k, ctx), toolRejected.bind(k, ctx)) as Promise<R>;
     }
   } catch (e) {
     return afterFailure(ctx, e, k);
   }
   if (then === undefined) return afterTool(ctx, result, k);
-  return settle(
-    result as object,
-    then,
-    (v) => afterTool(ctx, v, k),
-    (e) => afterFailure(ctx, e, k),
-  );
+  return settle(result as object, then, toolFulfilled.bind(k, ctx), toolRejected.bind(k, ctx)) as Promise<R>;
+}
+
+type K = (ctx: Ctx) => unknown;
+
+// The tool's promise settled: bound to the continuation and the call, which costs less than a closure pair.
+function toolFulfilled(this: K, ctx: Ctx, value: unknown): unknown {
+  toolReturned(ctx, value);
+  return this(ctx);
+}
+
+function toolRejected(this: K, ctx: Ctx, error: unknown): unknown {
+  toolThrew(ctx, error);
+  return this(ctx);
 }
 
 // The tool returned (or its promise fulfilled): record it, then go on with `k`.
