@@ -1,6 +1,7 @@
 import { toolReturned, toolStarted, toolThrew } from "./call-state.js";
 import type { ToolCallHookContext } from "./context.js";
 import { ToolwareError } from "./errors.js";
+import { NEVER_ABORTED } from "./signals.js";
 import { nativeThen, settle, type Then, thenOf } from "./thenable.js";
 
 type Ctx = ToolCallHookContext;
@@ -27,9 +28,11 @@ function executeWrapped(ctx: Ctx): Promise<unknown> {
  */
 export function runToolThen<R>(ctx: Ctx, k: (ctx: Ctx) => R | Promise<R>): R | Promise<R> {
   if (ctx._settled) return k(ctx);
-  // A call cancelled before its tool starts must not start it.
-  if (ctx._signal.aborted) {
-    toolThrew(ctx, ctx._signal.reason ?? new ToolwareError("TOOLWARE_CALL_CANCELLED", "the call was cancelled"));
+  // A call cancelled before its tool starts must not start it. The shared signal of the calls
+  // without one never aborts: its `aborted` getter (and the brand check inside it) is skipped.
+  const signal = ctx._signal;
+  if (signal !== NEVER_ABORTED && signal.aborted) {
+    toolThrew(ctx, signal.reason ?? new ToolwareError("TOOLWARE_CALL_CANCELLED", "the call was cancelled"));
     return k(ctx);
   }
   toolStarted(ctx);
@@ -37,9 +40,7 @@ export function runToolThen<R>(ctx: Ctx, k: (ctx: Ctx) => R | Promise<R>): R | P
   let then: Then | undefined;
   try {
     result =
-      ctx._wrappers === undefined
-        ? ctx.tool.execute(ctx._input, { signal: ctx._signal, callId: ctx.callId })
-        : executeWrapped(ctx);
+      ctx._wrappers === undefined ? ctx.tool.execute(ctx._input, { signal, callId: ctx.callId }) : executeWrapped(ctx);
     // Inside the try: a result whose inspection throws (a revoked proxy) is the tool's failure, and
     // so is a "promise" that the native then refuses (it throws before subscribing, never after).
     then = thenOf(result);
