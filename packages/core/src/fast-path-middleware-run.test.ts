@@ -58,7 +58,10 @@ const TOOLS: Record<string, Tool<{ text: string }, unknown>> = {
   "a plain value": defineTool({ name: "echo", execute: (input: { text: string }) => input.text }),
   "a foreign thenable": defineTool({
     name: "echo",
-    execute: (input: { text: string }) => ({ then: (ok: (v: unknown) => void) => ok(input.text) }),
+    execute: (input: { text: string }) => ({
+      // biome-ignore lint/suspicious/noThenProperty: a tool returning a thenable that is no promise is the point
+      then: (ok: (v: unknown) => void) => ok(input.text),
+    }),
   }),
   "a rejection": defineTool({
     name: "echo",
