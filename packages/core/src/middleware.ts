@@ -93,51 +93,55 @@ class Clock {
 }
 
 // One run of one middleware: a single object (no closure context of captured variables) that is
-// also what the step inside next() reports to. Its fields are `declare`d and set in the constructor:
-// emitted as class fields they would each be defined once more, per middleware and call.
-class MiddlewareRun implements Outer {
-  declare readonly step: MiddlewareStep;
-  declare readonly ctx: Ctx;
-  declare readonly next: KoaNext;
-  declare readonly outer: Outer | undefined;
-  declare stage: number;
+// also what the step inside next() reports to. An object literal rather than a class instance: its
+// allocation is inlined where a `new` of a class was not (a construct stub and a call per run).
+interface MiddlewareRun extends Outer {
+  readonly step: MiddlewareStep;
+  readonly ctx: Ctx;
+  readonly next: KoaNext;
+  readonly outer: Outer | undefined;
+  stage: number;
   /**
    * next()'s promise once called; after a "continue" failure before next() (stage ABANDONED), the
    * rest the engine ran in the middleware's place, which a late next() waits for.
    */
-  declare inner: Promise<void> | undefined;
+  inner: Promise<void> | undefined;
   /** block()/respond() calls so far when next() is called; once it settled, those made inside it. */
-  declare innerDecisions: number;
-  declare resultAtNext: string | undefined;
-  declare readonly version: number;
-  declare readonly decisions0: number;
-  declare readonly clock: Clock | undefined;
+  innerDecisions: number;
+  resultAtNext: string | undefined;
+  readonly version: number;
+  readonly decisions0: number;
+  /** Only for a middleware with a time limit, or under `timing: true`. */
+  clock: Clock | undefined;
+}
 
-  constructor(step: MiddlewareStep, ctx: Ctx, next: KoaNext, outer: Outer | undefined) {
-    this.step = step;
-    this.ctx = ctx;
-    this.next = next;
-    this.outer = outer;
-    this.stage = BEFORE;
-    this.inner = undefined;
-    this.innerDecisions = 0;
-    this.resultAtNext = undefined;
-    this.version = ctx._inputVersion;
-    this.decisions0 = ctx._decisions;
-    this.clock = step.clocked ? new Clock(step.hook) : undefined;
-  }
+function newRun(step: MiddlewareStep, ctx: Ctx, next: KoaNext, outer: Outer | undefined): MiddlewareRun {
+  return {
+    report: reportInner,
+    step,
+    ctx,
+    next,
+    outer,
+    stage: BEFORE,
+    inner: undefined,
+    innerDecisions: 0,
+    resultAtNext: undefined,
+    version: ctx._inputVersion,
+    decisions0: ctx._decisions,
+    clock: undefined,
+  };
+}
 
-  /** The step inside next() is done. */
-  report(): undefined {
-    if (this.stage !== INSIDE) return undefined;
-    this.stage = AFTER;
-    const clock = this.clock;
-    if (clock !== undefined) clock.insideMs += now() - clock.enteredAt;
-    this.innerDecisions = this.ctx._decisions - this.innerDecisions;
-    this.resultAtNext = this.ctx.toolResult;
-    clock?.budget?.resume();
-    return undefined;
-  }
+// The step inside next() is done: a run's `report`.
+function reportInner(this: MiddlewareRun): undefined {
+  if (this.stage !== INSIDE) return undefined;
+  this.stage = AFTER;
+  const clock = this.clock;
+  if (clock !== undefined) clock.insideMs += now() - clock.enteredAt;
+  this.innerDecisions = this.ctx._decisions - this.innerDecisions;
+  this.resultAtNext = this.ctx.toolResult;
+  clock?.budget?.resume();
+  return undefined;
 }
 
 // Where the middleware's own time started, for its trace entry: the time inside next() skipped.
@@ -173,7 +177,7 @@ function guardedNext(this: MiddlewareRun): Promise<void> {
   this.innerDecisions = ctx._decisions;
   this.resultAtNext = ctx.toolResult;
   if (ctx._settled) {
-    this.report();
+    this.report(ctx);
     return Promise.resolve();
   }
   // The step koa-compose starts now reads this synchronously: it is the one to report back.
@@ -187,7 +191,7 @@ function guardedNext(this: MiddlewareRun): Promise<void> {
 // the rest must finish before the middleware's call does.
 function afterInner(run: MiddlewareRun, then: () => unknown): Promise<unknown> {
   const settled = (): unknown => {
-    run.report();
+    run.report(run.ctx);
     return then();
   };
   return (run.inner as Promise<void>).then(settled, settled);
@@ -275,7 +279,8 @@ export function runMiddleware(step: MiddlewareStep, ctx: Ctx, next: KoaNext, out
     ctx._outer = undefined;
     return rest(step, ctx, next).then(() => unwindStep(rt, ctx, group, group.length, outer));
   }
-  const run = new MiddlewareRun(step, ctx, next, outer);
+  const run = newRun(step, ctx, next, outer);
+  if (step.clocked) run.clock = new Clock(h);
   const fn = h.fn as (ctx: Ctx, next: KoaNext) => unknown;
   let result: unknown;
   let then: Then | undefined;

@@ -1,6 +1,7 @@
 import { toolReturned, toolStarted, toolThrew } from "./call-state.js";
 import type { ToolCallHookContext } from "./context.js";
 import { ToolwareError } from "./errors.js";
+import { NEVER_ABORTED } from "./signals.js";
 import { nativeThen, settle, type Then, thenOf } from "./thenable.js";
 
 type Ctx = ToolCallHookContext;
@@ -27,9 +28,11 @@ function executeWrapped(ctx: Ctx): Promise<unknown> {
  */
 export function runToolThen<R>(ctx: Ctx, k: (ctx: Ctx) => R | Promise<R>): R | Promise<R> {
   if (ctx._settled) return k(ctx);
-  // A call cancelled before its tool starts must not start it.
-  if (ctx._signal.aborted) {
-    toolThrew(ctx, ctx._signal.reason ?? new ToolwareError("TOOLWARE_CALL_CANCELLED", "the call was cancelled"));
+  // A call cancelled before its tool starts must not start it. The shared signal of the calls
+  // without one never aborts: its `aborted` getter (and the brand check inside it) is skipped.
+  const signal = ctx._signal;
+  if (signal !== NEVER_ABORTED && signal.aborted) {
+    toolThrew(ctx, signal.reason ?? new ToolwareError("TOOLWARE_CALL_CANCELLED", "the call was cancelled"));
     return k(ctx);
   }
   toolStarted(ctx);
@@ -37,29 +40,31 @@ export function runToolThen<R>(ctx: Ctx, k: (ctx: Ctx) => R | Promise<R>): R | P
   let then: Then | undefined;
   try {
     result =
-      ctx._wrappers === undefined
-        ? ctx.tool.execute(ctx._input, { signal: ctx._signal, callId: ctx.callId })
-        : executeWrapped(ctx);
+      ctx._wrappers === undefined ? ctx.tool.execute(ctx._input, { signal, callId: ctx.callId }) : executeWrapped(ctx);
     // Inside the try: a result whose inspection throws (a revoked proxy) is the tool's failure, and
     // so is a "promise" that the native then refuses (it throws before subscribing, never after).
     then = thenOf(result);
     if (then === nativeThen) {
-      return nativeThen.call(
-        result,
-        (v) => afterTool(ctx, v, k),
-        (e) => afterFailure(ctx, e, k),
-      ) as Promise<R>;
+      return nativeThen.call(result, toolFulfilled.bind(k, ctx), toolRejected.bind(k, ctx)) as Promise<R>;
     }
   } catch (e) {
     return afterFailure(ctx, e, k);
   }
   if (then === undefined) return afterTool(ctx, result, k);
-  return settle(
-    result as object,
-    then,
-    (v) => afterTool(ctx, v, k),
-    (e) => afterFailure(ctx, e, k),
-  );
+  return settle(result as object, then, toolFulfilled.bind(k, ctx), toolRejected.bind(k, ctx)) as Promise<R>;
+}
+
+type K = (ctx: Ctx) => unknown;
+
+// The tool's promise settled: bound to the continuation and the call, which costs less than a closure pair.
+function toolFulfilled(this: K, ctx: Ctx, value: unknown): unknown {
+  toolReturned(ctx, value);
+  return this(ctx);
+}
+
+function toolRejected(this: K, ctx: Ctx, error: unknown): unknown {
+  toolThrew(ctx, error);
+  return this(ctx);
 }
 
 // The tool returned (or its promise fulfilled): record it, then go on with `k`.
