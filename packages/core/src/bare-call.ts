@@ -44,8 +44,13 @@ export function runBare<O>(
   try {
     result = tool.execute(input, { signal: NEVER_ABORTED, callId });
     // As in a chain: a result whose inspection throws, or that the native then refuses, is the tool's failure.
-    then = thenOf(result);
-    if (then === nativeThen) return nativeThen.call(result, ok, err) as Promise<ToolCallOutcome<O>>;
+    // The native promise's `then` is read here rather than by thenOf: the optimiser then knows it is the
+    // native then (the value it loaded, not a merge of several) and inlines it.
+    if (typeof result === "object" && result !== null) {
+      const own = (result as { then?: unknown }).then;
+      if (own === nativeThen) return (own as Then).call(result, ok, err) as Promise<ToolCallOutcome<O>>;
+      then = typeof own === "function" ? (own as Then) : undefined;
+    } else then = thenOf(result);
   } catch (error) {
     return err(error);
   }

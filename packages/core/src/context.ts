@@ -1,3 +1,4 @@
+import { nextCallId } from "./call-id.js";
 import { blockCall, respondCall } from "./call-state.js";
 import type { Agent, Crew, Task } from "./entities.js";
 import { ToolwareError, ToolwareTypeError } from "./errors.js";
@@ -46,24 +47,6 @@ export interface CallServices {
   formatFailed(toolName: string, error: unknown): string;
   requestHumanInput: HumanInputFn;
   reportError(where: string, error: unknown): void;
-}
-
-const callPrefix = Math.random().toString(36).slice(2, 8);
-// Call ids are the base-36 call count (at least two digits) after a per-process prefix.
-// Number#toString(36) costs as much as building the whole context, so the two low
-// digits come from a table and the rest changes once every 1,296 calls.
-const LOW_DIGITS = Array.from({ length: 1296 }, (_, i) => i.toString(36).padStart(2, "0"));
-let low = 0;
-let high = 0;
-let head = `${callPrefix}-`;
-
-/** A fresh call id. @internal */
-export function nextCallId(): string {
-  if (low === 1296) {
-    low = 0;
-    head = `${callPrefix}-${(++high).toString(36)}`;
-  }
-  return head + (LOW_DIGITS[low++] as string);
 }
 
 /**

@@ -1,11 +1,12 @@
 import { askHuman } from "./ask-human.js";
 import { runBare } from "./bare-call.js";
 import { type CallBindings, type ExplainQuery, readBindings } from "./call-args.js";
+import { nextCallId } from "./call-id.js";
 import { checkExplainQuery, checkInput } from "./call-input.js";
 import { closeCall, failBeforeTool, finishCall } from "./call-state.js";
 import type { Chain } from "./chain.js";
 import { ChainCache } from "./chain-cache.js";
-import { type CallServices, nextCallId, ToolCallHookContext } from "./context.js";
+import { type CallServices, ToolCallHookContext } from "./context.js";
 import { ToolwareTypeError } from "./errors.js";
 import type { ToolHooksEvents } from "./events.js";
 import type { HumanInputProvider } from "./human-input.js";
