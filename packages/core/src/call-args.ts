@@ -138,14 +138,16 @@ export function readBindings(bindings: unknown, where: CallSite): CallBindings {
   let framework: unknown;
   // for…in over a plain object walks V8's enum cache: no array of keys per call, unlike Object.keys.
   for (const key in b) {
+    // Only own keys bind: an enumerable key on Object.prototype (a polluted prototype) is nobody's
+    // binding, nor a typo. Inside for…in, the optimiser answers this from the enum cache for free.
+    if (!Object.hasOwn(b, key)) continue;
     if (key === "agent") agent = b.agent;
     else if (key === "crew") crew = b.crew;
     else if (key === "task") task = b.task;
     else if (key === "signal") signal = b.signal;
     else if (key === "callId") callId = b.callId;
     else if (key === "framework") framework = b.framework;
-    // An enumerable key on Object.prototype (a polluted prototype) is nobody's typo.
-    else if (Object.hasOwn(b, key)) {
+    else {
       throw new ToolwareTypeError(
         "TOOLWARE_UNKNOWN_OPTION",
         `${where}(): ${unknownKeyMessage("binding", key, BINDING_KEYS, BINDING_HINTS)}`,
@@ -219,9 +221,10 @@ function readFramework(where: CallSite, framework: unknown): FrameworkCall {
   let name: unknown;
   let context: unknown;
   for (const key in framework) {
+    if (!Object.hasOwn(framework, key)) continue;
     if (key === "name") name = framework.name;
     else if (key === "context") context = framework.context;
-    else if (Object.hasOwn(framework, key)) {
+    else {
       throw new ToolwareTypeError(
         "TOOLWARE_UNKNOWN_OPTION",
         `${where}(): ${unknownKeyMessage("bindings.framework key", key, FRAMEWORK_KEYS, {})}`,

@@ -25,7 +25,15 @@ import { type WrappedTool, wrapTool } from "./wrap.js";
 // none): a call started meanwhile nests in it.
 let running: ToolCallHookContext | number | undefined;
 
-const NO_BINDINGS: CallBindings = Object.freeze({});
+// Every key its own property: reading a key it lacked would find one put on Object.prototype.
+const NO_BINDINGS: CallBindings = Object.freeze({
+  agent: undefined,
+  task: undefined,
+  crew: undefined,
+  signal: undefined,
+  callId: undefined,
+  framework: undefined,
+});
 
 /**
  * A toolware app: its own hooks are the global layer of every call it runs.
