@@ -104,3 +104,44 @@ describe("a call without hooks", () => {
     expect(toolwareCode(refused.error)).toBe("TOOLWARE_CALL_TOO_DEEP");
   }, 60_000);
 });
+
+describe("the native promise's then, read inline by the call without hooks", () => {
+  // A promise whose own `then` is a getter: read once, whatever it returns, and the outcome is the chain's.
+  function promiseWithThen(value: unknown, then: () => unknown, reads: { n: number }): Promise<unknown> {
+    const promise = Promise.resolve(value);
+    // biome-ignore lint/suspicious/noThenProperty: an own then getter on a promise is the point
+    Object.defineProperty(promise, "then", {
+      get() {
+        reads.n++;
+        return then();
+      },
+    });
+    return promise;
+  }
+
+  const variants: [string, () => unknown][] = [
+    ["the native then", () => Promise.prototype.then],
+    ["another function", () => (ok: (v: unknown) => void) => ok("other")],
+    ["no function", () => 42],
+    [
+      "a getter that throws",
+      () => {
+        throw new Error("then getter");
+      },
+    ],
+  ];
+  for (const [name, then] of variants) {
+    it(`${name}: read as often as through the chain (once for the native then), with the same outcome`, async () => {
+      const reads = { n: 0 };
+      const tool = defineTool({ name: "p", execute: () => promiseWithThen("v", then, reads) });
+      const bare = await new ToolHooks().invoke(tool, {});
+      const bareReads = reads.n;
+      const chained = new ToolHooks();
+      chained.on("call:end", () => {});
+      const viaChain = await chained.invoke(tool, {});
+      expect(bareReads).toBe(reads.n - bareReads);
+      if (name === "the native then") expect(bareReads).toBe(1);
+      expect(comparable(bare)).toEqual(comparable(viaChain));
+    });
+  }
+});
