@@ -2,7 +2,16 @@
 // pollution elsewhere in the process) must bind no call: only the bindings' own properties count,
 // in invoke and wrap, with and without bindings, and for the framework's `name` and `context` too.
 import { describe, expect, it } from "vitest";
-import { Agent, Crew, defineTool, Task, type ToolCallHookContext, ToolHooks, toolwareCode } from "./index.js";
+import {
+  Agent,
+  Crew,
+  defineTool,
+  type FrameworkCall,
+  Task,
+  type ToolCallHookContext,
+  ToolHooks,
+  toolwareCode,
+} from "./index.js";
 
 type Key = "agent" | "task" | "crew" | "signal" | "callId" | "framework" | "name" | "context";
 
@@ -120,12 +129,12 @@ describe("a polluted Object.prototype binds no call", () => {
     const seen: unknown[] = [];
     hooks.before((ctx: ToolCallHookContext) => void seen.push(ctx.framework));
     const outcome = await polluted("context", "polluted", () =>
-      hooks.invoke(echo, {}, { framework: { name: "ai-sdk" } }),
+      hooks.invoke(echo, {}, { framework: { name: "ai-sdk" } as FrameworkCall }),
     );
     expect(outcome.status).toBe("ok");
     expect(seen).toEqual([{ name: "ai-sdk", context: undefined }]);
     const refused = await polluted("name", "polluted", () =>
-      hooks.invoke(echo, {}, { framework: { context: 1 } }).then(
+      hooks.invoke(echo, {}, { framework: { context: 1 } as unknown as FrameworkCall }).then(
         () => undefined,
         (error: unknown) => error,
       ),
@@ -133,7 +142,9 @@ describe("a polluted Object.prototype binds no call", () => {
     expect(toolwareCode(refused)).toBe("TOOLWARE_INVALID_BINDINGS");
     expect(String(refused)).toMatch(/bindings\.framework\.name must be/);
     await expect(
-      polluted("name", "polluted", async () => hooks.wrap(echo, { framework: { context: 1 } })),
+      polluted("name", "polluted", async () =>
+        hooks.wrap(echo, { framework: { context: 1 } as unknown as FrameworkCall }),
+      ),
     ).rejects.toThrow(/bindings\.framework\.name must be/);
     expect(Object.hasOwn(Object.prototype, "name")).toBe(false);
   });
