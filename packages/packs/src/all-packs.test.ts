@@ -92,7 +92,7 @@ describe("all packs together", () => {
     hooks.use(guardrails({ deny: [{ tag: "destructive" }] }));
     hooks.use(validate({ schemas: { web_search: z.object({ query: z.string().min(3).trim() }) } }));
     hooks.use(safePath({ tools: "read_file", root: "/srv/data" }));
-    hooks.use(approval({ tools: "send_email", timeoutMs: 10_000 }));
+    hooks.use(approval({ tools: "send_email", timeoutMs: 45_000 }));
     hooks.use(limiter);
     hooks.use(cached);
     hooks.use(breaker);
