@@ -76,6 +76,24 @@ describe("bindCall", () => {
     expect(bindCall(undefined, { user: "a" }, "toy")).toEqual({});
   });
 
+  it("reads only the bindings' own keys: an agent, task or crew on a polluted Object.prototype binds nothing", () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    const intruder = new Agent({ role: "intruder" });
+    try {
+      proto.agent = intruder;
+      proto.crew = new Crew({ agents: [intruder] });
+      proto.task = new Task({ description: "exfiltrate" });
+      const bound = bindCall(() => ({}), {}, "toy");
+      expect([bound.agent, bound.task, bound.crew]).toEqual([undefined, undefined, undefined]);
+      const own = bindCall(() => ({ agent }), {}, "toy");
+      expect([own.agent, own.task, own.crew]).toEqual([agent, undefined, undefined]);
+    } finally {
+      delete proto.agent;
+      delete proto.crew;
+      delete proto.task;
+    }
+  });
+
   it("fails closed with a coded error when bind() throws or returns what is not bindings", () => {
     const cases: [() => unknown, string, RegExp][] = [
       [

@@ -68,7 +68,9 @@ function isA(value: unknown, type: abstract new (...args: never[]) => unknown): 
   }
 }
 
-const BIND_KEYS = new Set(["agent", "task", "crew"]);
+function invalidBindings(adapter: string, what: string): ToolwareTypeError {
+  return new ToolwareTypeError("TOOLWARE_INVALID_BINDINGS", `${adapter}: bind() returned ${what}`);
+}
 
 /**
  * Runs an adapter's `bind` option for one call and checks what it returned. Throws a
@@ -95,25 +97,35 @@ export function bindCall<Call>(bind: BindFunction<Call> | undefined, call: Call,
   if (isPromiseLike(bound)) {
     throw new ToolwareError("TOOLWARE_BIND_FAILED", `${adapter}: bind() must return its bindings, not a promise`);
   }
-  const invalid = (what: string) =>
-    new ToolwareTypeError("TOOLWARE_INVALID_BINDINGS", `${adapter}: bind() returned ${what}`);
   if (bound === null || typeof bound !== "object" || Array.isArray(bound)) {
-    throw invalid(
+    throw invalidBindings(
+      adapter,
       `${bound === null ? "null" : Array.isArray(bound) ? "an array" : typeof bound}; return { agent?, task?, crew? }`,
     );
   }
   try {
-    const { agent, task, crew } = bound as PerCallBindings;
-    for (const key of Object.keys(bound)) {
-      if (!BIND_KEYS.has(key)) throw invalid(`an unknown key \`${key}\`; return { agent?, task?, crew? }`);
+    const b = bound as Record<string, unknown>;
+    let agent: unknown;
+    let task: unknown;
+    let crew: unknown;
+    // Own keys only, each read once: an `agent` put on Object.prototype (prototype pollution) binds no call.
+    for (const key of Object.keys(b)) {
+      if (key === "agent") agent = b.agent;
+      else if (key === "task") task = b.task;
+      else if (key === "crew") crew = b.crew;
+      else throw invalidBindings(adapter, `an unknown key \`${key}\`; return { agent?, task?, crew? }`);
     }
-    if (agent !== undefined && !Agent._is(agent)) throw invalid("an agent that is not an Agent (or a Proxy of one)");
-    if (task !== undefined && !isA(task, Task)) throw invalid("a task that is not a Task");
-    if (crew !== undefined && !Crew._is(crew)) throw invalid("a crew that is not a Crew (or a Proxy of one)");
-    return { agent, task, crew };
+    if (agent !== undefined && !Agent._is(agent)) {
+      throw invalidBindings(adapter, "an agent that is not an Agent (or a Proxy of one)");
+    }
+    if (task !== undefined && !isA(task, Task)) throw invalidBindings(adapter, "a task that is not a Task");
+    if (crew !== undefined && !Crew._is(crew)) {
+      throw invalidBindings(adapter, "a crew that is not a Crew (or a Proxy of one)");
+    }
+    return { agent: agent as Agent | undefined, task: task as Task | undefined, crew: crew as Crew | undefined };
   } catch (error) {
     if (error instanceof ToolwareTypeError) throw error;
-    throw invalid("bindings that cannot be read");
+    throw invalidBindings(adapter, "bindings that cannot be read");
   }
 }
 
