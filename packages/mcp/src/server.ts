@@ -17,7 +17,7 @@ import {
 } from "@toolware/core";
 import { ANNOTATION_TAGS } from "./annotations.js";
 import { bindFailure, callBindings, type McpBindings } from "./bindings.js";
-import { closeCall, elicitParams, openCall } from "./elicitation.js";
+import { asCall, closeCall, elicitParams, openCall } from "./elicitation.js";
 import { isCallToolResult, outcomeToCallToolResult, textOfResult } from "./result.js";
 import { servedTool } from "./served.js";
 
@@ -185,7 +185,9 @@ export function guardServer<S extends McpServer>(server: S, hooks: ToolHooks, op
       }
       const tool = toolFor(name, rt, raw, extra);
       const framework = { name: "mcp-server" as const, context: call };
-      const outcome = await hooks.invoke(tool, input, callBindings(bound, extra.signal, callId, framework));
+      const outcome = await asCall(callId, () =>
+        hooks.invoke(tool, input, callBindings(bound, extra.signal, callId, framework)),
+      );
       notifyOutcome(hooks, "mcp.onOutcome", onOutcome, outcome, call);
       return outcomeToCallToolResult(outcome, tool);
     } finally {
