@@ -14,7 +14,7 @@ import {
   ToolwareError,
   ToolwareTypeError,
 } from "@toolware/core";
-import { asksThroughRunState, openCall } from "./approvals.js";
+import { asCall, asksThroughRunState } from "./approvals.js";
 import { FRAMEWORK_NAME, type OpenAIAgentsCall, type OpenAIAgentsToolDetails } from "./call.js";
 import { checkOptions } from "./options.js";
 import { outcomeToToolOutput } from "./outcome.js";
@@ -163,18 +163,20 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
         return raw;
       },
     });
-    let close = (): void => {};
     try {
       const input = parseArguments(text) as Record<string, unknown>;
       call = callOf(runContext, input, callId, details);
       const bound = bindCall(options.bind, call, ADAPTER);
-      if (callId !== undefined) close = openCall(callId, { toolName: tool.name, runContext });
-      const outcome = await hooks.invoke(twTool, input, {
-        ...bound,
-        signal: details?.signal,
-        ...(callId === undefined ? {} : { callId }),
-        framework: { name: FRAMEWORK_NAME, context: call },
-      });
+      const chain = () =>
+        hooks.invoke(twTool, input, {
+          ...bound,
+          signal: details?.signal,
+          ...(callId === undefined ? {} : { callId }),
+          framework: { name: FRAMEWORK_NAME, context: call },
+        });
+      const outcome = await (callId === undefined
+        ? chain()
+        : asCall({ toolName: tool.name, callId, runContext }, chain));
       notifyOutcome(hooks, "openai-agents.onOutcome", options.onOutcome, outcome, call);
       return outcomeToToolOutput(outcome, twTool);
     } catch (error) {
@@ -183,8 +185,6 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
       const outcome = failedOutcome(tool.name, callId ?? "", error, failureText(error));
       notifyOutcome(hooks, "openai-agents.onOutcome", options.onOutcome, outcome, call);
       return outcome.result;
-    } finally {
-      close();
     }
   };
 
