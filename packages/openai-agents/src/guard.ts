@@ -223,7 +223,11 @@ function guardOne(agent: AnyAgent, hooks: ToolHooks, options: GuardAgentOptions<
     for (const t of tools) if (t.type === "function") guardTool(t as unknown as AnyFunctionTool, hooks, options);
   };
   guardAll(agent.tools);
+  const guardHandoffs = (): void => {
+    for (const h of agent.handoffs) guardOne((h instanceof Agent ? h : h.agent) as unknown as AnyAgent, hooks, options);
+  };
   // Tools added later and MCP tools (listed per run) come through here: they are guarded when the run sees them.
+  // So are handoff targets added later: the run lists this agent's tools on each of its turns, before any handoff.
   const getAllTools = agent.getAllTools;
   Object.defineProperty(agent, "getAllTools", {
     configurable: true,
@@ -231,10 +235,11 @@ function guardOne(agent: AnyAgent, hooks: ToolHooks, options: GuardAgentOptions<
     value: async function guardedGetAllTools(this: AnyAgent, ...args: Parameters<typeof getAllTools>) {
       const tools = await getAllTools.apply(this, args);
       guardAll(tools);
+      guardHandoffs();
       return tools;
     },
   });
-  for (const h of agent.handoffs) guardOne((h instanceof Agent ? h : h.agent) as unknown as AnyAgent, hooks, options);
+  guardHandoffs();
 }
 
 /**
