@@ -45,6 +45,8 @@ export class DurableCall<R> {
   owner: { readonly toolName: string; readonly callId: string | undefined } | undefined;
   outcome: Promise<ToolCallOutcome<R>> | undefined;
   wake: () => void = () => {};
+  /** Whether a pass is driving the call now: a resume comes only after the interrupted pass has ended. */
+  driving = false;
 
   constructor(pass: Pass<R>) {
     this.pass = pass;
@@ -133,10 +135,13 @@ export async function runDurable<R>(
 ): Promise<ToolCallOutcome<R>> {
   const registry = registryOf(hooks);
   let call = (key === undefined ? undefined : registry.get(key)) as DurableCall<R> | undefined;
-  if (call === undefined) {
+  // A live pass under the same key is another call that reuses the id (a second run, a model that
+  // repeats ids), not a resume: joining it would hand this call that one's outcome, unguarded.
+  const owned = call === undefined || !call.driving;
+  if (call === undefined || !owned) {
     const fresh = new DurableCall<R>(pass);
     call = fresh;
-    if (key !== undefined) registry.set(key, fresh as DurableCall<unknown>);
+    if (key !== undefined && owned) registry.set(key, fresh as DurableCall<unknown>);
     fresh.outcome = current.run(fresh as DurableCall<unknown>, () => start(fresh));
   } else {
     call.pass = pass;
@@ -146,6 +151,7 @@ export async function runDurable<R>(
     (error: unknown) => ({ error }),
   );
   const detach = attach(call as DurableCall<unknown>, pass.signal);
+  call.driving = true;
   try {
     let replayed = 0;
     for (;;) {
@@ -178,6 +184,7 @@ export async function runDurable<R>(
     }
   } finally {
     call.wake = () => {};
+    call.driving = false;
     detach();
   }
 }

@@ -222,8 +222,10 @@ export function guardClient<C extends Client>(client: C, hooks: ToolHooks, optio
         callBindings(bound, requestOptions?.signal, callId, { name: "mcp-client", context: call }),
       );
     } catch (error) {
-      // A caller's `toolware/callId` that core refuses (too long, unprintable) fails this call, closed.
-      if (toolwareCode(error) !== "TOOLWARE_INVALID_BINDINGS") throw error;
+      // A caller's `toolware/callId` that core refuses (too long, unprintable), or arguments that are no
+      // object (a model's `[1]`), fail this call, closed: the host's loop reads an isError result.
+      const code = toolwareCode(error);
+      if (code !== "TOOLWARE_INVALID_BINDINGS" && code !== "TOOLWARE_INVALID_INPUT") throw error;
       outcome = failedOutcome(name, callId, error, messageOf(error));
     }
     notifyOutcome(hooks, "mcp.onOutcome", onOutcome, outcome, call);

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import {
   type HumanInputProvider,
@@ -12,6 +13,14 @@ export type Elicit = (request: HumanInputRequest) => Promise<ElicitResult>;
 
 // Calls now running inside a guarded McpServer, by call id: how to reach the client that made each.
 const live = new Map<string, Elicit>();
+// The server call whose chain runs here: an id alone could be claimed by any other call (a bound
+// callId, a client's `toolware/callId`), which would then ask this call's client for its approval.
+const current = new AsyncLocalStorage<string>();
+
+/** Runs a server call's chain as that call, so its questions reach its client. @internal */
+export function asCall<T>(id: string, run: () => T): T {
+  return current.run(id, run);
+}
 
 /** Registers a running call under an id no other running call has, and returns that id. @internal */
 export function openCall(base: string, elicit: Elicit): string {
@@ -65,7 +74,7 @@ export function elicitationHumanInput(options: ElicitationHumanInputOptions = {}
     );
   }
   return async function mcpElicitation(request) {
-    const elicit = live.get(request.callId);
+    const elicit = current.getStore() === request.callId ? live.get(request.callId) : undefined;
     if (elicit === undefined) {
       if (fallback !== undefined) return fallback(request);
       throw new HumanInputUnavailableError(

@@ -20,6 +20,40 @@ function isZod(schema: unknown): boolean {
   return schema !== null && typeof schema === "object" && ("_zod" in schema || "_def" in schema);
 }
 
+const SERVE_KEYS = ["title", "annotations", "_meta"];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+// A misspelt `annotations` would advertise a destructive tool's extra hints to no one: refuse it.
+function checkServeOptions(options: unknown): ServeToolOptions {
+  if (!isRecord(options)) {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "serveTool() options must be an object");
+  }
+  for (const key of Object.keys(options)) {
+    if (!SERVE_KEYS.includes(key)) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_UNKNOWN_OPTION",
+        `serveTool(): unknown option \`${key}\` (allowed: ${SERVE_KEYS.join(", ")})`,
+      );
+    }
+  }
+  const { title, annotations, _meta } = options;
+  if (title !== undefined && typeof title !== "string") {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "serveTool(): `title` must be a string");
+  }
+  for (const [key, value] of [
+    ["annotations", annotations],
+    ["_meta", _meta],
+  ] as const) {
+    if (value !== undefined && !isRecord(value)) {
+      throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `serveTool(): \`${key}\` must be an object`);
+    }
+  }
+  return { title, annotations, _meta } as ServeToolOptions;
+}
+
 /**
  * Registers a toolware tool on a {@link guardServer}-ed McpServer: MCP validates the input with the
  * tool's zod `inputSchema`, then every call runs the hooks' chain around `tool.execute`. The tool's
@@ -63,7 +97,7 @@ export function serveTool<I extends object, O>(
       `serveTool(): tool ${tool.name}'s inputSchema is not a zod schema; @modelcontextprotocol/sdk 1.x takes zod (v3 or v4) only`,
     );
   }
-  const { title, annotations, _meta } = options;
+  const { title, annotations, _meta } = checkServeOptions(options);
   const tags = new Set(tool.tags.map((t) => normalizeName(t)));
   const advertised: ToolAnnotations = { ...annotations };
   // A destructive tool is never advertised read-only, whatever the options say.

@@ -7,17 +7,20 @@ import {
   bindCall,
   defineTool,
   failedOutcome,
+  messageOf,
   notifyOutcome,
   type OutcomeListener,
   type Tool,
   type ToolCallHookContext,
+  type ToolCallOutcome,
   ToolHooks,
   ToolwareError,
   ToolwareTypeError,
+  toolwareCode,
 } from "@toolware/core";
 import { ANNOTATION_TAGS } from "./annotations.js";
 import { bindFailure, callBindings, type McpBindings } from "./bindings.js";
-import { closeCall, elicitParams, openCall } from "./elicitation.js";
+import { asCall, closeCall, elicitParams, openCall } from "./elicitation.js";
 import { isCallToolResult, outcomeToCallToolResult, textOfResult } from "./result.js";
 import { servedTool } from "./served.js";
 
@@ -185,7 +188,17 @@ export function guardServer<S extends McpServer>(server: S, hooks: ToolHooks, op
       }
       const tool = toolFor(name, rt, raw, extra);
       const framework = { name: "mcp-server" as const, context: call };
-      const outcome = await hooks.invoke(tool, input, callBindings(bound, extra.signal, callId, framework));
+      let outcome: ToolCallOutcome;
+      try {
+        outcome = await asCall(callId, () =>
+          hooks.invoke(tool, input, callBindings(bound, extra.signal, callId, framework)),
+        );
+      } catch (error) {
+        // A client's request id that core refuses as a call id (control characters, too long) fails closed,
+        // and the app hears of it like any other failed call.
+        if (toolwareCode(error) !== "TOOLWARE_INVALID_BINDINGS") throw error;
+        outcome = failedOutcome(name, callId, error, messageOf(error));
+      }
       notifyOutcome(hooks, "mcp.onOutcome", onOutcome, outcome, call);
       return outcomeToCallToolResult(outcome, tool);
     } finally {

@@ -1,25 +1,21 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { RunContext } from "@openai/agents";
 import { type HumanInputProvider, HumanInputUnavailableError, type ToolHooks, ToolwareTypeError } from "@toolware/core";
 
 interface LiveCall {
   readonly toolName: string;
+  readonly callId: string;
   readonly runContext: RunContext<unknown>;
 }
 
-// Calls now running inside a guarded tool, by the SDK's call id: where their approval was decided.
-const live = new Map<string, LiveCall[]>();
+// The guarded call whose chain runs here, with the run state its approval was decided in. Looked up
+// by async context, not by id: any other call could carry the same id and borrow the approval.
+const current = new AsyncLocalStorage<LiveCall>();
 const providers = new WeakSet<HumanInputProvider>();
 
-/** @internal */
-export function openCall(callId: string, call: LiveCall): () => void {
-  const calls = live.get(callId) ?? [];
-  calls.push(call);
-  live.set(callId, calls);
-  return () => {
-    const left = (live.get(callId) ?? []).filter((c) => c !== call);
-    if (left.length === 0) live.delete(callId);
-    else live.set(callId, left);
-  };
+/** Runs a guarded call's chain as that call, so its questions read its own run state. @internal */
+export function asCall<T>(call: LiveCall, run: () => T): T {
+  return current.run(call, run);
 }
 
 /** Whether the hooks ask their questions through {@link openAIAgentsApprovals}, so asks become interruptions. @internal */
@@ -69,18 +65,14 @@ export function openAIAgentsApprovals(options: OpenAIAgentsApprovalsOptions = {}
     );
   }
   const provider: HumanInputProvider = async function openAIAgentsRunState(request) {
-    const calls = live.get(request.callId);
-    if (calls === undefined) {
+    const call = current.getStore();
+    if (call === undefined || call.callId !== request.callId || call.toolName !== request.toolName) {
       if (fallback !== undefined) return fallback(request);
       throw new HumanInputUnavailableError(
         `cannot ask "${request.prompt}": the call did not come through a guarded OpenAI agent (pass a fallback provider)`,
       );
     }
-    // Two runs may reuse a call id: every one of them must have approved it.
-    const approved = calls.every(
-      (c) => c.runContext.isToolApproved({ toolName: c.toolName, callId: request.callId }) === true,
-    );
-    if (!approved) {
+    if (call.runContext.isToolApproved({ toolName: call.toolName, callId: call.callId }) !== true) {
       throw new HumanInputUnavailableError(
         `the run state holds no approval for ${request.toolName} (call ${request.callId}); approve it with state.approve(item)`,
       );

@@ -14,7 +14,7 @@ import {
   ToolwareError,
   ToolwareTypeError,
 } from "@toolware/core";
-import { asksThroughRunState, openCall } from "./approvals.js";
+import { asCall, asksThroughRunState } from "./approvals.js";
 import { FRAMEWORK_NAME, type OpenAIAgentsCall, type OpenAIAgentsToolDetails } from "./call.js";
 import { checkOptions } from "./options.js";
 import { outcomeToToolOutput } from "./outcome.js";
@@ -163,18 +163,20 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
         return raw;
       },
     });
-    let close = (): void => {};
     try {
       const input = parseArguments(text) as Record<string, unknown>;
       call = callOf(runContext, input, callId, details);
       const bound = bindCall(options.bind, call, ADAPTER);
-      if (callId !== undefined) close = openCall(callId, { toolName: tool.name, runContext });
-      const outcome = await hooks.invoke(twTool, input, {
-        ...bound,
-        signal: details?.signal,
-        ...(callId === undefined ? {} : { callId }),
-        framework: { name: FRAMEWORK_NAME, context: call },
-      });
+      const chain = () =>
+        hooks.invoke(twTool, input, {
+          ...bound,
+          signal: details?.signal,
+          ...(callId === undefined ? {} : { callId }),
+          framework: { name: FRAMEWORK_NAME, context: call },
+        });
+      const outcome = await (callId === undefined
+        ? chain()
+        : asCall({ toolName: tool.name, callId, runContext }, chain));
       notifyOutcome(hooks, "openai-agents.onOutcome", options.onOutcome, outcome, call);
       return outcomeToToolOutput(outcome, twTool);
     } catch (error) {
@@ -183,8 +185,6 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
       const outcome = failedOutcome(tool.name, callId ?? "", error, failureText(error));
       notifyOutcome(hooks, "openai-agents.onOutcome", options.onOutcome, outcome, call);
       return outcome.result;
-    } finally {
-      close();
     }
   };
 
@@ -223,7 +223,11 @@ function guardOne(agent: AnyAgent, hooks: ToolHooks, options: GuardAgentOptions<
     for (const t of tools) if (t.type === "function") guardTool(t as unknown as AnyFunctionTool, hooks, options);
   };
   guardAll(agent.tools);
+  const guardHandoffs = (): void => {
+    for (const h of agent.handoffs) guardOne((h instanceof Agent ? h : h.agent) as unknown as AnyAgent, hooks, options);
+  };
   // Tools added later and MCP tools (listed per run) come through here: they are guarded when the run sees them.
+  // So are handoff targets added later: the run lists this agent's tools on each of its turns, before any handoff.
   const getAllTools = agent.getAllTools;
   Object.defineProperty(agent, "getAllTools", {
     configurable: true,
@@ -231,10 +235,11 @@ function guardOne(agent: AnyAgent, hooks: ToolHooks, options: GuardAgentOptions<
     value: async function guardedGetAllTools(this: AnyAgent, ...args: Parameters<typeof getAllTools>) {
       const tools = await getAllTools.apply(this, args);
       guardAll(tools);
+      guardHandoffs();
       return tools;
     },
   });
-  for (const h of agent.handoffs) guardOne((h instanceof Agent ? h : h.agent) as unknown as AnyAgent, hooks, options);
+  guardHandoffs();
 }
 
 /**
