@@ -1,5 +1,5 @@
 import type { ToolCallHookContext } from "./context.js";
-import { ToolwareTypeError } from "./errors.js";
+import { messageOf, ToolwareTypeError } from "./errors.js";
 import { checkKeys, MAX_TIMER_MS, showValue } from "./keys.js";
 import { compileNameTest, type NameTest } from "./names.js";
 import type { AgentFilter, ContextPredicate, HookErrorPolicy, HookOptions, ToolFilter } from "./types.js";
@@ -52,18 +52,59 @@ function compileNames(filter: ToolFilter | AgentFilter, what: "tools" | "agents"
   );
 }
 
-/** Checks registration options and compiles their filters; throws a TypeError on anything it does not know. */
-export function compileOptions(options: HookOptions | undefined): CompiledFilter {
-  if (options === undefined) return { tools: [], agents: [], predicates: [] };
+/** Registration options as read once, checked, and compiled. */
+export interface CheckedOptions {
+  /** The options as they were read: a getter or Proxy is never read a second time. */
+  readonly values: HookOptions;
+  readonly filter: CompiledFilter;
+}
+
+const NO_OPTIONS: CheckedOptions = Object.freeze({
+  values: Object.freeze({}),
+  filter: Object.freeze({ tools: [], agents: [], predicates: [] }),
+});
+
+// Each option is read exactly once: a getter (or Proxy) that answered the check with one value must
+// not hand the chain another (a `kind`, a policy or a time limit that changed would switch a guard off).
+function readOptions(options: object): HookOptions {
+  const values: Record<string, unknown> = {};
+  for (const key of OPTION_KEYS) {
+    let value: unknown;
+    try {
+      value = (options as Record<string, unknown>)[key];
+    } catch (error) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_OPTION",
+        `the hook option \`${key}\` could not be read: ${messageOf(error)}`,
+        { cause: error },
+      );
+    }
+    if (value !== undefined) values[key] = value;
+  }
+  return values as HookOptions;
+}
+
+/** Checks registration options (read once) and compiles their filters; throws a TypeError on anything it does not know. */
+export function checkOptions(options: HookOptions | undefined): CheckedOptions {
+  if (options === undefined) return NO_OPTIONS;
   if (options === null || typeof options !== "object") {
     throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "hook options must be an object");
   }
-  checkKeys(options, OPTION_KEYS, "hook option", OPTION_HINTS);
-  const { name, priority, onError, timeoutMs, tools, agents } = options;
+  let keys: string[];
+  try {
+    keys = Object.keys(options);
+  } catch (error) {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `the hook options could not be read: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  checkKeys(Object.fromEntries(keys.map((k) => [k, true])), OPTION_KEYS, "hook option", OPTION_HINTS);
+  const values = readOptions(options);
+  const { name, priority, onError, timeoutMs, tools, agents } = values;
   if (name !== undefined && (typeof name !== "string" || name === "")) {
     throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "`name` must be a non-empty string");
   }
-  if (priority !== undefined && !Number.isFinite(priority)) {
+  if (priority !== undefined && !(typeof priority === "number" && Number.isFinite(priority))) {
     throw new ToolwareTypeError(
       "TOOLWARE_INVALID_OPTION",
       `\`priority\` must be a finite number, got ${showValue(priority)}`,
@@ -90,7 +131,12 @@ export function compileOptions(options: HookOptions | undefined): CompiledFilter
     if (typeof agents === "function") compiled.predicates.push(agents);
     else compiled.agents.push(compileNames(agents, "agents"));
   }
-  return compiled;
+  return { values: Object.freeze(values), filter: compiled };
+}
+
+/** Checks registration options and compiles their filters (see {@link checkOptions}). */
+export function compileOptions(options: HookOptions | undefined): CompiledFilter {
+  return checkOptions(options).filter;
 }
 
 /** Both filters must hold (used when a pack registered with options adds its own). */

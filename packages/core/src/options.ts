@@ -35,18 +35,40 @@ const OPTION_HINTS = {
 
 const MESSAGE_KEYS = ["blocked", "withheld", "failed"];
 
+/** The known keys of `value`, each read once (undefined ones left out); a getter that throws is an invalid option. */
+function readOnce(value: object, keys: readonly string[], what: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    let v: unknown;
+    try {
+      v = (value as Record<string, unknown>)[key];
+    } catch (error) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_OPTION",
+        `the ${what} \`${key}\` could not be read: ${messageOf(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}
+
 function checkMessages(messages: ToolHooksMessages | undefined): ToolHooksMessages {
   if (messages === undefined) return {};
   if (messages === null || typeof messages !== "object") {
     throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "`messages` must be an object");
   }
   checkKeys(messages, MESSAGE_KEYS, "message");
-  for (const [key, value] of Object.entries(messages)) {
-    if (value !== undefined && typeof value !== "function") {
+  const given = readOnce(messages, MESSAGE_KEYS, "message") as ToolHooksMessages;
+  for (const [key, value] of Object.entries(given)) {
+    if (typeof value !== "function") {
       throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `\`messages.${key}\` must be a function`);
     }
   }
-  return messages;
+  return given;
 }
 
 function defaultBlocked(toolName: string, reason: string | undefined): string {
@@ -81,26 +103,28 @@ export function resolveOptions(
     throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "new ToolHooks() takes an options object");
   }
   checkKeys(options, OPTION_KEYS, "ToolHooks option", OPTION_HINTS);
-  const policy = options.onHookError ?? "block";
+  // Each option is read once: a getter must not pass the check with one value and run with another.
+  const given = readOnce(options, OPTION_KEYS, "ToolHooks option") as ToolHooksOptions;
+  const policy = given.onHookError ?? "block";
   if (!POLICIES.has(policy)) {
     throw new ToolwareTypeError(
       "TOOLWARE_INVALID_OPTION",
       `\`onHookError\` must be "block", "continue" or "throw", got ${showValue(policy)}`,
     );
   }
-  if (options.humanInput !== undefined && typeof options.humanInput !== "function") {
+  if (given.humanInput !== undefined && typeof given.humanInput !== "function") {
     throw new ToolwareTypeError(
       "TOOLWARE_INVALID_OPTION",
       "`humanInput` must be a function (request) => string | Promise<string>",
     );
   }
-  if (options.timing !== undefined && typeof options.timing !== "boolean") {
+  if (given.timing !== undefined && typeof given.timing !== "boolean") {
     throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "`timing` must be true or false");
   }
-  if (options.onListenerError !== undefined && typeof options.onListenerError !== "function") {
+  if (given.onListenerError !== undefined && typeof given.onListenerError !== "function") {
     throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "`onListenerError` must be a function");
   }
-  const messages = checkMessages(options.messages);
+  const messages = checkMessages(given.messages);
   // A user formatter that throws must not break the call: fall back to the default text, and say so.
   const safe = <A extends unknown[]>(
     kind: string,
@@ -124,9 +148,9 @@ export function resolveOptions(
         };
   return {
     policy,
-    timing: options.timing === true,
-    humanInput: options.humanInput ?? terminalHumanInput(),
-    onListenerError: options.onListenerError,
+    timing: given.timing === true,
+    humanInput: given.humanInput ?? terminalHumanInput(),
+    onListenerError: given.onListenerError,
     messages: {
       blocked: safe("blocked", messages.blocked, defaultBlocked),
       withheld: safe("withheld", messages.withheld, defaultWithheld),

@@ -1,4 +1,4 @@
-import { ToolwareTypeError } from "./errors.js";
+import { messageOf, ToolwareTypeError } from "./errors.js";
 import { showValue } from "./keys.js";
 import type { AfterToolCallHookType, BeforeToolCallHookType, HookOptions, ToolMiddleware } from "./types.js";
 
@@ -28,6 +28,20 @@ export interface PackSpec {
 /** A bundle of hooks registered and removed together with `use(pack)`. */
 export type Pack<E extends object = object> = PackSpec & E & { readonly [PACK]: true };
 
+function read(from: object, key: string, where: string): unknown {
+  try {
+    return (from as Record<string, unknown>)[key];
+  } catch (error) {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_PACK",
+      `${where}: \`${key}\` could not be read: ${messageOf(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
 /**
  * Bundles several hooks so that `hooks.use(pack)` registers them all and
  * returns one unregister function. Extra properties (such as a `stats()`
@@ -51,35 +65,56 @@ export function definePack<const E extends object>(spec: PackSpec & E): Pack<E> 
   if (spec === null || typeof spec !== "object") {
     throw new ToolwareTypeError("TOOLWARE_INVALID_PACK", `definePack() takes an object, got ${showValue(spec)}`);
   }
-  if (typeof spec.name !== "string" || spec.name === "") {
+  // name, hooks, kind, fn and stateful are read once: a getter that passed the checks must not hand
+  // `use()` a different value later (a hook whose kind turned into "bogus" would never run).
+  const name = read(spec, "name", "the pack");
+  if (typeof name !== "string" || name === "") {
     throw new ToolwareTypeError("TOOLWARE_INVALID_PACK", "definePack() needs a non-empty `name`");
   }
-  if (!Array.isArray(spec.hooks)) {
-    throw new ToolwareTypeError("TOOLWARE_INVALID_PACK", `pack ${spec.name} needs a \`hooks\` array`);
+  const given = read(spec, "hooks", `pack ${name}`);
+  if (!Array.isArray(given)) {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_PACK", `pack ${name} needs a \`hooks\` array`);
   }
-  spec.hooks.forEach((hook: HookSpec, i: number) => {
-    if (hook === null || typeof hook !== "object" || !["before", "after", "middleware"].includes(hook.kind)) {
-      throw new ToolwareTypeError(
-        "TOOLWARE_INVALID_PACK",
-        `pack ${spec.name}, hook ${i}: \`kind\` must be "before", "after" or "middleware"`,
-      );
-    }
-    if (typeof hook.fn !== "function") {
-      throw new ToolwareTypeError("TOOLWARE_INVALID_PACK", `pack ${spec.name}, hook ${i}: \`fn\` must be a function`);
-    }
-  });
-  if (spec.stateful !== undefined && typeof spec.stateful !== "boolean") {
+  const hooks = Object.freeze(
+    [...(given as readonly unknown[])].map((hook, i): HookSpec => {
+      const where = `pack ${name}, hook ${i}`;
+      if (hook === null || typeof hook !== "object") {
+        throw new ToolwareTypeError(
+          "TOOLWARE_INVALID_PACK",
+          `${where}: \`kind\` must be "before", "after" or "middleware"`,
+        );
+      }
+      const kind = read(hook, "kind", where);
+      if (kind !== "before" && kind !== "after" && kind !== "middleware") {
+        throw new ToolwareTypeError(
+          "TOOLWARE_INVALID_PACK",
+          `${where}: \`kind\` must be "before", "after" or "middleware"`,
+        );
+      }
+      const fn = read(hook, "fn", where);
+      if (typeof fn !== "function") {
+        throw new ToolwareTypeError("TOOLWARE_INVALID_PACK", `${where}: \`fn\` must be a function`);
+      }
+      const options = read(hook, "options", where);
+      return Object.freeze(options === undefined ? { kind, fn } : { kind, fn, options }) as HookSpec;
+    }),
+  );
+  const stateful = read(spec, "stateful", `pack ${name}`);
+  if (stateful !== undefined && typeof stateful !== "boolean") {
     throw new ToolwareTypeError(
       "TOOLWARE_INVALID_PACK",
-      `pack ${spec.name}: \`stateful\` must be true or false, got ${showValue(spec.stateful)}`,
+      `pack ${name}: \`stateful\` must be true or false, got ${showValue(stateful)}`,
     );
   }
   // Copy descriptors, not values, so getters among the extras stay live.
-  const pack = Object.defineProperties({}, Object.getOwnPropertyDescriptors(spec));
-  Object.defineProperty(pack, "hooks", { value: Object.freeze([...spec.hooks]), enumerable: true });
+  const descriptors: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(spec);
+  descriptors.name = { value: name, enumerable: true };
+  descriptors.hooks = { value: hooks, enumerable: true };
+  if (stateful !== undefined) descriptors.stateful = { value: stateful, enumerable: true };
+  const pack = Object.defineProperties({}, descriptors);
   Object.defineProperty(pack, PACK, { value: true });
   const inherited = (spec as { [STATE]?: unknown })[STATE];
-  if (spec.stateful === true) {
+  if (stateful === true) {
     const state = typeof inherited === "object" && inherited !== null ? inherited : {};
     Object.defineProperty(pack, STATE, { value: state, enumerable: true });
   } else if (inherited !== undefined) {

@@ -1,5 +1,5 @@
 import { ToolwareTypeError } from "./errors.js";
-import { type CompiledFilter, compileOptions, mergeFilters } from "./filter.js";
+import { type CompiledFilter, checkOptions, mergeFilters } from "./filter.js";
 import { normalizeName } from "./names.js";
 import { isPack, type Pack } from "./pack.js";
 import type { HookErrorPolicy, HookFunction, HookInfo, HookKind, HookOptions, LayerKind } from "./types.js";
@@ -25,8 +25,19 @@ export interface Registration {
 let nextId = 0;
 let nextSeq = 0;
 
+/** A function's own name, "" when it has none a message could show (a getter that throws, a number). */
+export function functionName(fn: HookFunction): string {
+  let name: unknown;
+  try {
+    name = fn.name;
+  } catch {
+    return "";
+  }
+  return typeof name === "string" ? name.replace(/^bound /, "") : "";
+}
+
 function hookName(fn: HookFunction, kind: HookKind, position: number): string {
-  const own = fn.name.replace(/^bound /, "");
+  const own = functionName(fn);
   return own === "" ? `${kind}#${position}` : own;
 }
 
@@ -50,20 +61,21 @@ export function createRegistration(
       `${kind === "after" ? "an" : "a"} ${kind} hook must be a function, got ${fn === null ? "null" : typeof fn}${hint}`,
     );
   }
-  let filter = compileOptions(options);
-  if (extra !== undefined) filter = mergeFilters(filter, extra);
+  const checked = checkOptions(options);
+  const values = checked.values;
+  const filter = extra === undefined ? checked.filter : mergeFilters(checked.filter, extra);
   const id = ++nextId;
-  const name = options?.name ?? hookName(fn, kind, position);
+  const name = values.name ?? hookName(fn, kind, position);
   const info: HookInfo = Object.freeze({
     id,
     name,
     kind,
     layer,
-    priority: options?.priority ?? 0,
-    onError: options?.onError,
-    timeoutMs: options?.timeoutMs,
-    tools: options?.tools,
-    agents: options?.agents,
+    priority: values.priority ?? 0,
+    onError: values.onError,
+    timeoutMs: values.timeoutMs,
+    tools: values.tools,
+    agents: values.agents,
     pack: pack?.name,
     conditional: filter.predicates.length > 0,
     fn,
@@ -79,7 +91,7 @@ export function createRegistration(
     onError: info.onError,
     timeoutMs: info.timeoutMs,
     filter,
-    options,
+    options: options === undefined ? undefined : values,
     pack,
     info,
   };
@@ -95,21 +107,22 @@ export function packRegistrations(
   pack: Pack,
   options: HookOptions | undefined,
 ): Registration[] {
-  const outer = compileOptions(options);
+  const { values: given, filter: outer } = checkOptions(options);
   return pack.hooks.map((spec, index) => {
-    const own = spec.options ?? {};
+    const own = checkOptions(spec.options).values;
     // `{ kind, fn: () => … }` names the function "fn", which says nothing: use its place in the pack instead.
-    const fnName = spec.fn.name === "fn" ? "" : spec.fn.name.replace(/^bound /, "");
-    const prefix = options?.name ?? pack.name;
+    const ownFnName = functionName(spec.fn as HookFunction);
+    const fnName = ownFnName === "fn" ? "" : ownFnName;
+    const prefix = given.name ?? pack.name;
     const part = own.name ?? (fnName || `${spec.kind}#${index}`);
     // "rate-limit:rateLimit" says the same thing twice.
     const merged: HookOptions = {
       ...own,
       name: normalizeName(part) === normalizeName(prefix) ? prefix : `${prefix}:${part}`,
     };
-    if (options?.priority !== undefined) merged.priority = options.priority;
-    if (options?.onError !== undefined) merged.onError = options.onError;
-    if (options?.timeoutMs !== undefined) merged.timeoutMs = options.timeoutMs;
+    if (given.priority !== undefined) merged.priority = given.priority;
+    if (given.onError !== undefined) merged.onError = given.onError;
+    if (given.timeoutMs !== undefined) merged.timeoutMs = given.timeoutMs;
     return createRegistration(layer, position, spec.kind, spec.fn as HookFunction, merged, pack, outer);
   });
 }

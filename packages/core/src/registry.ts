@@ -1,5 +1,7 @@
 import { EventEmitter } from "eventemitter3";
+import { ToolwareTypeError } from "./errors.js";
 import type { RegistryEvents } from "./events.js";
+import { showValue } from "./keys.js";
 import { assertNotRegistered, isPack, type Pack } from "./pack.js";
 import { createRegistration, packRegistrations, type Registration } from "./registration.js";
 import type {
@@ -108,6 +110,13 @@ export class HookRegistry<Events extends RegistryEvents = RegistryEvents> {
    * ```
    */
   clear(kind?: HookKind): number {
+    // A misspelt kind would clear nothing and say 0, leaving the caller to believe the hooks are gone.
+    if (kind !== undefined && kind !== "before" && kind !== "after" && kind !== "middleware") {
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_OPTION",
+        `clear() takes "before", "after", "middleware" or nothing, got ${showValue(kind)}`,
+      );
+    }
     return this._drop((r) => kind === undefined || r.kind === kind);
   }
 
