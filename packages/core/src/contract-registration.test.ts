@@ -122,7 +122,7 @@ describe("hooks whose function has a hostile name", () => {
 describe("pack specs are read once", () => {
   it("a hook whose kind getter changes after definePack still runs as the kind it was checked as", async () => {
     const spec = Object.defineProperty({ fn: deny }, "kind", { get: flipping("before", "bogus"), enumerable: true });
-    const pack = definePack({ name: "guard", hooks: [spec as HookSpec] });
+    const pack = definePack({ name: "guard", hooks: [spec as unknown as HookSpec] });
     const hooks = new ToolHooks();
     hooks.use(pack);
     expect(hooks.list().map((h) => h.kind)).toEqual(["before"]);
@@ -134,7 +134,7 @@ describe("pack specs are read once", () => {
       get: flipping(deny, () => undefined),
       enumerable: true,
     });
-    const pack = definePack({ name: "guard", hooks: [spec as HookSpec] });
+    const pack = definePack({ name: "guard", hooks: [spec as unknown as HookSpec] });
     const hooks = new ToolHooks();
     hooks.use(pack);
     expect((await hooks.invoke(tool, {})).status).toBe("blocked");

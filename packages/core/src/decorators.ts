@@ -1,8 +1,8 @@
 import type { ToolCallHookContext } from "./context.js";
 import { defaultToolHooks } from "./default-hooks.js";
 import { Crew } from "./entities.js";
-import { ToolwareTypeError } from "./errors.js";
-import { compileOptions } from "./filter.js";
+import { messageOf, ToolwareTypeError } from "./errors.js";
+import { checkOptions } from "./filter.js";
 import { HookRegistry } from "./registry.js";
 import type {
   AfterHookResult,
@@ -50,22 +50,39 @@ function isMethodContext(value: unknown): value is ClassMethodDecoratorContext {
   return typeof value === "object" && value !== null && "kind" in value && "addInitializer" in value;
 }
 
+// The options are read once, where the decorator is written: every instance registers with the
+// values that were checked then, whatever a getter among them would answer later.
 function split(options: DecoratorOptions): [HookRegistry, HookOptions] {
-  const { hooks, ...rest } = options;
+  let hooks: unknown;
+  let rest: HookOptions;
+  try {
+    ({ hooks, ...rest } = options);
+  } catch (error) {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `the decorator options could not be read: ${messageOf(error)}`,
+      { cause: error },
+    );
+  }
   if (hooks !== undefined && !(hooks instanceof HookRegistry)) {
     throw new ToolwareTypeError(
       "TOOLWARE_INVALID_OPTION",
       "the decorator option `hooks` must be a ToolHooks, Crew or Agent",
     );
   }
-  return [hooks ?? defaultToolHooks, rest];
+  return [hooks ?? defaultToolHooks, checkOptions(rest).values];
 }
 
-function apply(kind: Kind, crewOnly: boolean, options: DecoratorOptions, fn: unknown, context: unknown): unknown {
+function apply(
+  kind: Kind,
+  crewOnly: boolean,
+  [target, hookOptions]: [HookRegistry, HookOptions],
+  fn: unknown,
+  context: unknown,
+): unknown {
   const label = `@${kind}ToolCall${crewOnly ? "Crew" : ""}`;
   if (typeof fn !== "function")
     throw new ToolwareTypeError("TOOLWARE_INVALID_DECORATOR", `${label} decorates a function or a method`);
-  const [target, hookOptions] = split(options);
   if (!isMethodContext(context)) {
     if (crewOnly) {
       throw new ToolwareTypeError(
@@ -101,17 +118,16 @@ function apply(kind: Kind, crewOnly: boolean, options: DecoratorOptions, fn: unk
 
 function decorator(kind: Kind, crewOnly: boolean) {
   return (first: unknown, context?: unknown): unknown => {
-    if (typeof first === "function") return apply(kind, crewOnly, {}, first, context);
+    if (typeof first === "function") return apply(kind, crewOnly, [defaultToolHooks, {}], first, context);
     if (first === null || typeof first !== "object") {
       throw new ToolwareTypeError(
         "TOOLWARE_INVALID_DECORATOR",
         `${kind}ToolCall() takes a function or an options object`,
       );
     }
-    const options = first as DecoratorOptions;
     // Checked now, so a misspelt option fails where the class is defined, not at its first instance.
-    compileOptions(split(options)[1]);
-    return (fn: unknown, ctx?: unknown) => apply(kind, crewOnly, options, fn, ctx);
+    const checked = split(first as DecoratorOptions);
+    return (fn: unknown, ctx?: unknown) => apply(kind, crewOnly, checked, fn, ctx);
   };
 }
 
