@@ -1,7 +1,7 @@
 import { EventEmitter } from "eventemitter3";
 import { ToolwareTypeError } from "./errors.js";
 import type { RegistryEvents } from "./events.js";
-import { showValue } from "./keys.js";
+import { closestKey, showValue } from "./keys.js";
 import { assertNotRegistered, isPack, type Pack } from "./pack.js";
 import { createRegistration, packRegistrations, type Registration } from "./registration.js";
 import type {
@@ -16,6 +16,19 @@ import type {
   ToolMiddleware,
   Unregister,
 } from "./types.js";
+
+// The events each kind of layer emits (docs/registration.md#events): a crew or agent layer only
+// reports changes to its own hooks.
+const LAYER_EVENTS: readonly string[] = ["hook:added", "hook:removed"];
+const CALL_EVENTS: readonly string[] = [
+  "call:start",
+  "call:blocked",
+  "call:error",
+  "call:end",
+  "hook:error",
+  "hook:ignored-return",
+  ...LAYER_EVENTS,
+];
 
 /** Options that narrow a hook to one tool also type its context with that tool's input and output. */
 export type ToolScopedOptions<I extends object, O> = HookOptions & { tools: Tool<I, O> };
@@ -142,6 +155,7 @@ export class HookRegistry<Events extends RegistryEvents = RegistryEvents> {
    * ```
    */
   on<K extends keyof Events & string>(event: K, listener: (payload: Events[K]) => unknown): () => void {
+    this.#checkListener("on", event, listener);
     this._listened = true;
     this._emitter.on(event, this.#guard(event, listener as (payload: unknown) => unknown));
     return () => this.off(event, listener);
@@ -156,6 +170,7 @@ export class HookRegistry<Events extends RegistryEvents = RegistryEvents> {
    * ```
    */
   once<K extends keyof Events & string>(event: K, listener: (payload: Events[K]) => unknown): () => void {
+    this.#checkListener("once", event, listener);
     this._listened = true;
     this._emitter.once(event, this.#guard(event, listener as (payload: unknown) => unknown));
     return () => this.off(event, listener);
@@ -182,6 +197,24 @@ export class HookRegistry<Events extends RegistryEvents = RegistryEvents> {
   /** @internal */
   _emit(event: string, payload: unknown): void {
     if (this._listened && this._emitter.listenerCount(event) > 0) this._emitter.emit(event, payload);
+  }
+
+  // A misspelt event ("call:ned") would listen to nothing, and an audit log built on it stay silently empty.
+  #checkListener(method: string, event: unknown, listener: unknown): void {
+    const known = this._layer === "global" ? CALL_EVENTS : LAYER_EVENTS;
+    if (typeof event !== "string" || !known.includes(event)) {
+      const close = typeof event === "string" ? closestKey(event, known) : undefined;
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_ARGUMENT",
+        `${method}(): ${this._layer === "global" ? "a ToolHooks" : `a ${this._layer} layer`} emits no event ${showValue(event)} (${close === undefined ? "" : `did you mean "${close}"? `}it emits ${known.join(", ")})`,
+      );
+    }
+    if (typeof listener !== "function") {
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_ARGUMENT",
+        `${method}(${JSON.stringify(event)}) needs a listener function, got ${showValue(listener)}`,
+      );
+    }
   }
 
   #guard(event: string, listener: (payload: unknown) => unknown): (payload: unknown) => void {
