@@ -64,10 +64,17 @@ export function checkKeys(value: object, allowed: readonly string[], what: strin
   }
 }
 
-/** True for `{ … }` and `Object.create(null)`: what toolware accepts where it asks for an object. */
+/** True for `{ … }` and `Object.create(null)`: what toolware accepts where it asks for an object. Never throws. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object") return false;
-  const proto = Object.getPrototypeOf(value);
+  // A Proxy whose getPrototypeOf trap throws (or a revoked one) is not a plain object: callers
+  // refuse it with their own coded error instead of rejecting with the trap's.
+  let proto: unknown;
+  try {
+    proto = Object.getPrototypeOf(value);
+  } catch {
+    return false;
+  }
   return proto === Object.prototype || proto === null;
 }
 
