@@ -1,7 +1,7 @@
 import type { Interface as ReadlineInterface } from "node:readline";
 import { HumanInputTimeoutError, HumanInputUnavailableError, messageOf, ToolwareTypeError } from "./errors.js";
 import type { HumanInputProvider, HumanInputRequest } from "./human-input.js";
-import { MAX_TIMER_MS, showValue } from "./keys.js";
+import { checkKeys, MAX_TIMER_MS, showValue } from "./keys.js";
 
 /**
  * What the terminal provider reads from: `process.stdin`, or any Node `Readable` (a `PassThrough` in tests).
@@ -37,6 +37,8 @@ interface Terminal {
   readonly output: TerminalOutput;
   readonly createInterface: CreateInterface;
 }
+
+const OPTION_KEYS = ["input", "output", "timeoutMs", "requireTTY"];
 
 const HINT = "pass another humanInput provider, such as scriptedHumanInput";
 
@@ -84,9 +86,35 @@ function aborted(signal: AbortSignal): Error {
  * const hooks = new ToolHooks({ humanInput: terminalHumanInput({ timeoutMs: 120_000 }) });
  * ```
  */
-export function terminalHumanInput(options: TerminalHumanInputOptions = {}): HumanInputProvider {
-  if (options === null || typeof options !== "object") {
+export function terminalHumanInput(given: TerminalHumanInputOptions = {}): HumanInputProvider {
+  if (given === null || typeof given !== "object") {
     throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "terminalHumanInput() takes an options object");
+  }
+  // A misspelt `timeout` would leave every question without a time limit. Each option is read once,
+  // here: a getter (or a later change to the object) cannot swap a checked limit for another.
+  checkKeys(given, OPTION_KEYS, "terminalHumanInput() option", {
+    timeout: "the time limit is `timeoutMs` (milliseconds)",
+  });
+  const options: TerminalHumanInputOptions = {};
+  for (const key of OPTION_KEYS) {
+    let value: unknown;
+    try {
+      value = (given as Record<string, unknown>)[key];
+    } catch (error) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_OPTION",
+        `terminalHumanInput() \`${key}\` could not be read: ${messageOf(error)}`,
+        { cause: error },
+      );
+    }
+    if (value !== undefined) (options as Record<string, unknown>)[key] = value;
+  }
+  Object.freeze(options);
+  if (options.requireTTY !== undefined && typeof options.requireTTY !== "boolean") {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `terminalHumanInput() \`requireTTY\` must be true or false, got ${showValue(options.requireTTY)}`,
+    );
   }
   const ms = options.timeoutMs;
   // Infinity is refused too: setTimeout turns it into 1 ms, so every question would time out at once.
