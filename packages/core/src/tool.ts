@@ -131,8 +131,9 @@ export function inputSchemaOf<I extends object>(tool: Tool<I, unknown>): ToolInp
   return tool.inputSchema as ToolInputSchema<I> | undefined;
 }
 
-// The tool the last call checked: calls of one tool in a row skip the set.
-let lastChecked: object | undefined;
+// The tool the last call checked: calls of one tool in a row skip the set. It starts as an object no
+// caller holds, never `undefined`: a process's first `invoke(undefined)` must be refused with a code.
+let lastChecked: object = Object.freeze({});
 
 /** Records a frozen tool whose fields are known good. @internal */
 export function markChecked<T extends Tool<never, unknown>>(tool: T): T {
