@@ -41,19 +41,32 @@ export function checkInput(toolName: string, input: unknown, where: CallSite): o
 
 const EXPLAIN_KEYS = ["toolName", "agent", "crew"];
 
-/** Checks what `explain()` takes: `{ toolName, agent?, crew? }`. */
-export function checkExplainQuery(query: unknown): asserts query is ExplainQuery {
-  if (!isPlainObject(query) || typeof query.toolName !== "string") {
-    throw new ToolwareTypeError(
-      "TOOLWARE_INVALID_ARGUMENT",
-      `explain() takes { toolName, agent?, crew? }, got ${showValue(query)}`,
-    );
+function badQuery(message: string, cause?: unknown): ToolwareTypeError {
+  return new ToolwareTypeError(
+    "TOOLWARE_INVALID_ARGUMENT",
+    `explain() ${message}`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+/**
+ * Checks what `explain()` takes, `{ toolName, agent?, crew? }`, and returns a frozen copy: each key is read
+ * once, so a getter cannot show the check one value and the lookup another.
+ */
+export function checkExplainQuery(query: unknown): Readonly<ExplainQuery> {
+  if (!isPlainObject(query)) throw badQuery(`takes { toolName, agent?, crew? }, got ${showValue(query)}`);
+  let toolName: unknown;
+  let agent: unknown;
+  let crew: unknown;
+  try {
+    checkKeys(query, EXPLAIN_KEYS, "explain() key");
+    ({ toolName, agent, crew } = query);
+  } catch (error) {
+    if (error instanceof ToolwareTypeError) throw error;
+    throw badQuery("got a query whose keys cannot be read (a getter or Proxy trap threw)", error);
   }
-  checkKeys(query, EXPLAIN_KEYS, "explain() key");
-  if (query.agent !== undefined && !Agent._is(query.agent)) {
-    throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "explain(): `agent` must be an Agent");
-  }
-  if (query.crew !== undefined && !Crew._is(query.crew)) {
-    throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "explain(): `crew` must be a Crew");
-  }
+  if (typeof toolName !== "string") throw badQuery(`takes { toolName, agent?, crew? }, got ${showValue(query)}`);
+  if (agent !== undefined && !Agent._is(agent)) throw badQuery("`agent` must be an Agent");
+  if (crew !== undefined && !Crew._is(crew)) throw badQuery("`crew` must be a Crew");
+  return Object.freeze({ toolName, agent: agent as Agent | undefined, crew: crew as Crew | undefined });
 }

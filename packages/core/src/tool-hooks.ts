@@ -260,8 +260,8 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
    * ```
    */
   explain(query: ExplainQuery): HookInfo[] {
-    checkExplainQuery(query);
-    return this.#chains.get(this._regs, this._version, query.toolName, query.agent, query.crew).regs.map((r) => r.info);
+    const { toolName, agent, crew } = checkExplainQuery(query);
+    return this.#chains.get(this._regs, this._version, toolName, agent, crew).regs.map((r) => r.info);
   }
 
   /** @internal */
