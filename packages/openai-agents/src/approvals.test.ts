@@ -1,10 +1,11 @@
 import { Agent, RunState, run, setTracingDisabled, tool } from "@openai/agents";
+import { assistantMessage, functionCall, ScriptedModel } from "@openai/agents/testing";
 import { type ToolCallOutcome, ToolHooks, toolwareCode } from "@toolware/core";
 import { type ApprovalDecision, approval } from "@toolware/packs/approval";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { guardAgent, openAIAgentsApprovals } from "./index.js";
-import { ScriptedModel, toolOutputs } from "./test-fixtures.js";
+import { toolOutputs } from "./test-fixtures.js";
 
 beforeAll(() => setTracingDisabled(true));
 
@@ -42,12 +43,7 @@ function setup() {
     );
   const first = () =>
     new ScriptedModel([
-      {
-        calls: [
-          { name: "delete_file", args: { path: "a.txt" }, callId: "d1" },
-          { name: "list", args: {}, callId: "l1" },
-        ],
-      },
+      [functionCall("delete_file", { path: "a.txt" }, { callId: "d1" }), functionCall("list", {}, { callId: "l1" })],
     ]);
   return { deleted, decisions, outcomes, makeAgent, first, chainRuns: () => chainRuns };
 }
@@ -61,7 +57,7 @@ describe("durable approval through the SDK's run state", () => {
     expect(s.outcomes.map((o) => [o.callId, o.status])).toEqual([["l1", "ok"]]); // the sibling ran
     const saved = result.state.toString();
 
-    const model = new ScriptedModel([{ text: "done" }]);
+    const model = new ScriptedModel([[assistantMessage("done")]]);
     const state = await RunState.fromString(s.makeAgent(model), saved);
     const [item] = state.getInterruptions();
     if (item === undefined) throw new Error("no interruption restored");
@@ -69,7 +65,7 @@ describe("durable approval through the SDK's run state", () => {
     const resumed = await run(s.makeAgent(model), state);
     expect(resumed.finalOutput).toBe("done");
     expect(s.deleted).toEqual(["a.txt"]);
-    expect(toolOutputs(model.requests[0]).d1).toBe("deleted a.txt");
+    expect(toolOutputs(model.calls[0]?.request).d1).toBe("deleted a.txt");
     expect(s.decisions.map((d) => [d.callId, d.approved, d.source, d.answer])).toEqual([["d1", true, "human", "yes"]]);
     expect(s.chainRuns()).toBe(2); // l1 once, d1 once (only after the decision)
   });
@@ -81,11 +77,11 @@ describe("durable approval through the SDK's run state", () => {
     const [item] = result.interruptions;
     if (item === undefined) throw new Error("expected an interruption");
     result.state.reject(item, { message: "not on a Friday" });
-    const model = new ScriptedModel([{ text: "ok" }]);
+    const model = new ScriptedModel([[assistantMessage("ok")]]);
     agent.model = model;
     await run(agent, result.state);
     expect(s.deleted).toEqual([]);
-    expect(toolOutputs(model.requests[0]).d1).toBe("not on a Friday");
+    expect(toolOutputs(model.calls[0]?.request).d1).toBe("not on a Friday");
     expect(s.decisions).toEqual([]);
   });
 

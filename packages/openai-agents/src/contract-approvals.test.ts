@@ -1,10 +1,10 @@
 import { Agent, run, setTracingDisabled } from "@openai/agents";
+import { assistantMessage, functionCall, ScriptedModel } from "@openai/agents/testing";
 import { defineTool, ToolHooks } from "@toolware/core";
 import { approval } from "@toolware/packs/approval";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { guardAgent, openAIAgentsApprovals, tool } from "./index.js";
-import { ScriptedModel } from "./test-fixtures.js";
 
 beforeAll(() => setTracingDisabled(true));
 
@@ -29,8 +29,8 @@ describe("openAIAgentsApprovals: an approval in the run state answers only the c
       },
     });
     const model = new ScriptedModel([
-      { calls: [{ name: "delete_file", args: { path: "a.txt" }, callId: "call_d1" }] },
-      { text: "ok" },
+      [functionCall("delete_file", { path: "a.txt" }, { callId: "call_d1" })],
+      [assistantMessage("ok")],
     ]);
     const agent = guardAgent(new Agent({ name: "ops", model, tools: [deleteFile] }), hooks);
     const first = await run(agent, "delete a.txt");

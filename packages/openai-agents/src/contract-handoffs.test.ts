@@ -1,10 +1,11 @@
 import { Agent, handoff, run, setTracingDisabled } from "@openai/agents";
+import { assistantMessage, functionCall, ScriptedModel } from "@openai/agents/testing";
 import { ToolHooks } from "@toolware/core";
 import { guardrails } from "@toolware/packs/guardrails";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { guardAgent, tool } from "./index.js";
-import { ScriptedModel, toolOutputs } from "./test-fixtures.js";
+import { toolOutputs } from "./test-fixtures.js";
 
 beforeAll(() => setTracingDisabled(true));
 
@@ -27,19 +28,19 @@ describe("guardAgent: agents a run reaches by handoff", () => {
       const hooks = new ToolHooks();
       hooks.use(guardrails({ deny: ["wipe"] }));
       const helperModel = new ScriptedModel([
-        { calls: [{ name: "wipe", args: { disk: "sda" }, callId: "w1" }] },
-        { text: "done" },
+        [functionCall("wipe", { disk: "sda" }, { callId: "w1" })],
+        [assistantMessage("done")],
       ]);
       const helper = new Agent({ name: "helper", model: helperModel, tools: [wipe(ran)] });
       const mainModel = new ScriptedModel([
-        { calls: [{ name: "transfer_to_helper", args: {}, callId: "h1" }] },
-        { text: "unused" },
+        [functionCall("transfer_to_helper", {}, { callId: "h1" })],
+        [assistantMessage("unused")],
       ]);
       const main = guardAgent(new Agent({ name: "main", model: mainModel }), hooks);
       main.handoffs.push(how === "as an Agent" ? helper : handoff(helper));
       await run(main, "wipe sda");
       expect(ran).toEqual([]);
-      expect(String(toolOutputs(helperModel.requests[1]).w1)).toMatch(/^Tool execution blocked by hook/);
+      expect(String(toolOutputs(helperModel.calls[1]?.request).w1)).toMatch(/^Tool execution blocked by hook/);
     });
   }
 });

@@ -1,11 +1,12 @@
 import { Agent, handoff, run, setTracingDisabled, tool } from "@openai/agents";
+import { assistantMessage, functionCall, ScriptedModel } from "@openai/agents/testing";
 import { type ToolCallOutcome, ToolHooks, Agent as ToolwareAgent, toolwareCode } from "@toolware/core";
 import { guardrails } from "@toolware/packs/guardrails";
 import { redact } from "@toolware/packs/redact";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { guardAgent, type OpenAIAgentsCall, openAIAgentsCall } from "./index.js";
-import { ScriptedModel, toolOutputs } from "./test-fixtures.js";
+import { toolOutputs } from "./test-fixtures.js";
 
 beforeAll(() => setTracingDisabled(true));
 
@@ -28,8 +29,8 @@ describe("guardAgent with the SDK's own loop", () => {
       (ctx.toolInput as { path: string }).path = `/sandbox/${(ctx.toolInput as { path: string }).path}`;
     });
     const model = new ScriptedModel([
-      { calls: [{ name: "read_file", args: { path: "a.txt" }, callId: "c1" }] },
-      { text: "ok" },
+      [functionCall("read_file", { path: "a.txt" }, { callId: "c1" })],
+      [assistantMessage("ok")],
     ]);
     const agent = guardAgent(new Agent({ name: "a", model, tools: [readFile(seen)] }), hooks);
     const result = await run(agent, "read a.txt");
@@ -43,15 +44,15 @@ describe("guardAgent with the SDK's own loop", () => {
     const hooks = new ToolHooks();
     hooks.use(guardrails({ deny: ["read_file"] }));
     const model = new ScriptedModel([
-      { calls: [{ name: "read_file", args: { path: "a.txt" }, callId: "c1" }] },
-      { text: "ok" },
+      [functionCall("read_file", { path: "a.txt" }, { callId: "c1" })],
+      [assistantMessage("ok")],
     ]);
     const agent = guardAgent(new Agent({ name: "a", model, tools: [readFile(seen)] }), hooks, {
       onOutcome: (o) => outcomes.push(o),
     });
     await run(agent, "read");
     expect(seen).toEqual([]);
-    const output = String(toolOutputs(model.requests[1]).c1);
+    const output = String(toolOutputs(model.calls[1]?.request).c1);
     expect(output).toMatch(/^Tool execution blocked by hook\. Tool: read_file\. Reason: .*deny list/);
     expect(outcomes.map((o) => [o.status, o.callId])).toEqual([["blocked", "c1"]]);
   });
@@ -60,11 +61,11 @@ describe("guardAgent with the SDK's own loop", () => {
     const hooks = new ToolHooks();
     hooks.use(redact());
     const model = new ScriptedModel([
-      { calls: [{ name: "read_file", args: { path: "a.txt" }, callId: "c1" }] },
-      { text: "ok" },
+      [functionCall("read_file", { path: "a.txt" }, { callId: "c1" })],
+      [assistantMessage("ok")],
     ]);
     await run(guardAgent(new Agent({ name: "a", model, tools: [readFile()] }), hooks), "read");
-    const output = String(toolOutputs(model.requests[1]).c1);
+    const output = String(toolOutputs(model.calls[1]?.request).c1);
     expect(output).toContain("contents of a.txt");
     expect(output).not.toContain("sk-proj-abc123def456ghi789jkl");
   });
@@ -89,20 +90,15 @@ describe("guardAgent with the SDK's own loop", () => {
       },
     });
     const model = new ScriptedModel([
-      {
-        calls: [
-          { name: "boom", args: {}, callId: "b1" },
-          { name: "hidden", args: {}, callId: "h1" },
-        ],
-      },
-      { text: "ok" },
+      [functionCall("boom", {}, { callId: "b1" }), functionCall("hidden", {}, { callId: "h1" })],
+      [assistantMessage("ok")],
     ]);
     const hooks = new ToolHooks();
     await run(
       guardAgent(new Agent({ name: "a", model, tools: [boom, hidden] }), hooks, { onOutcome: (o) => outcomes.push(o) }),
       "go",
     );
-    const outputs = toolOutputs(model.requests[1]);
+    const outputs = toolOutputs(model.calls[1]?.request);
     expect(outputs.b1).toBe("Tool execution failed. Tool: boom. Error: disk full");
     expect(String(outputs.h1)).toMatch(/^Tool execution failed\. Tool: hidden\. Error: .*errorFunction: null/);
     expect(String(outputs.h1)).not.toContain("secret reason");
@@ -126,12 +122,12 @@ describe("guardAgent with the SDK's own loop", () => {
       allowed++;
       await next();
     });
-    const calls = ["x", "y", "z"].map((p, i) => ({ name: "read_file", args: { path: p }, callId: `p${i}` }));
-    const model = new ScriptedModel([{ calls }, { text: "ok" }]);
+    const calls = ["x", "y", "z"].map((p, i) => functionCall("read_file", { path: p }, { callId: `p${i}` }));
+    const model = new ScriptedModel([calls, [assistantMessage("ok")]]);
     await run(guardAgent(new Agent({ name: "a", model, tools: [readFile(seen)] }), hooks), "go");
     expect(peak).toBe(3);
     expect(seen).toHaveLength(2);
-    const outputs = Object.values(toolOutputs(model.requests[1])).map(String);
+    const outputs = Object.values(toolOutputs(model.calls[1]?.request)).map(String);
     expect(outputs.filter((o) => o.startsWith("contents of"))).toHaveLength(2);
     expect(outputs.filter((o) => o.includes("rate limit: 2 calls"))).toHaveLength(1);
   });
@@ -153,17 +149,17 @@ describe("guardAgent with the SDK's own loop", () => {
     const hooks = new ToolHooks();
     hooks.before((ctx) => ctx.linkSignal(AbortSignal.timeout(30)));
     const outcomes: ToolCallOutcome[] = [];
-    const model = new ScriptedModel([{ calls: [{ name: "slow", args: {}, callId: "s1" }] }, { text: "ok" }]);
+    const model = new ScriptedModel([[functionCall("slow", {}, { callId: "s1" })], [assistantMessage("ok")]]);
     await run(
       guardAgent(new Agent({ name: "a", model, tools: [slow] }), hooks, { onOutcome: (o) => outcomes.push(o) }),
       "go",
     );
     expect(signals[0]?.aborted).toBe(true);
     expect(outcomes.map((o) => [o.callId, o.status])).toEqual([["s1", "error"]]);
-    expect(String(toolOutputs(model.requests[1]).s1)).toMatch(/^Tool execution failed\. Tool: slow\./);
+    expect(String(toolOutputs(model.calls[1]?.request).s1)).toMatch(/^Tool execution failed\. Tool: slow\./);
 
     const controller = new AbortController();
-    const model2 = new ScriptedModel([{ calls: [{ name: "slow", args: {}, callId: "s2" }] }, { text: "ok" }]);
+    const model2 = new ScriptedModel([[functionCall("slow", {}, { callId: "s2" })], [assistantMessage("ok")]]);
     setTimeout(() => controller.abort(new Error("user left")), 20);
     const agent = guardAgent(new Agent({ name: "b", model: model2, tools: [slow] }), hooks);
     await run(agent, "go", { signal: controller.signal }).catch(() => undefined);
@@ -182,8 +178,8 @@ describe("guardAgent with the SDK's own loop", () => {
     });
     const outcomes: ToolCallOutcome[] = [];
     const model = new ScriptedModel([
-      { calls: [{ name: "read_file", args: { path: "a" }, callId: "call_7f3" }] },
-      { text: "ok" },
+      [functionCall("read_file", { path: "a" }, { callId: "call_7f3" })],
+      [assistantMessage("ok")],
     ]);
     const agent = guardAgent(new Agent<{ user: string }>({ name: "a", model, tools: [readFile()] }), hooks, {
       bind: ({ context }) => ({ agent: context.user === "ann" ? intern : undefined }),
@@ -251,14 +247,14 @@ describe("guardAgent with the SDK's own loop", () => {
     const hooks = new ToolHooks();
     hooks.use(guardrails({ deny: ["read_file"] }));
     const model = new ScriptedModel([
-      { calls: [{ name: "read_file", args: { path: "a" }, callId: "c1" }] },
-      { text: "ok" },
+      [functionCall("read_file", { path: "a" }, { callId: "c1" })],
+      [assistantMessage("ok")],
     ]);
     const agent = guardAgent(new Agent({ name: "a", model }), hooks);
     agent.tools.push(readFile(seen));
     await run(agent, "go");
     expect(seen).toEqual([]);
-    expect(String(toolOutputs(model.requests[1]).c1)).toMatch(/^Tool execution blocked by hook/);
+    expect(String(toolOutputs(model.calls[1]?.request).c1)).toMatch(/^Tool execution blocked by hook/);
   });
 
   it("refuses what it cannot guard, and a typo in the options", () => {

@@ -1,10 +1,11 @@
 import { Agent, run, setTracingDisabled } from "@openai/agents";
+import { assistantMessage, functionCall, ScriptedModel } from "@openai/agents/testing";
 import { type ToolCallOutcome, ToolHooks, toolwareCode } from "@toolware/core";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { guardAgent, tool } from "./index.js";
-import { ScriptedModel, toolOutputs } from "./test-fixtures.js";
+import { toolOutputs } from "./test-fixtures.js";
 
 beforeAll(() => setTracingDisabled(true));
 
@@ -37,10 +38,7 @@ describe("hostile values from the OpenAI Agents SDK's side", () => {
           },
         });
         const outcomes: ToolCallOutcome[] = [];
-        const model = new ScriptedModel([
-          { calls: [{ name: "read_file", args: undefined, rawArguments: raw, callId }] },
-          { text: "ok" },
-        ]);
+        const model = new ScriptedModel([[functionCall("read_file", raw, { callId })], [assistantMessage("ok")]]);
         const agent = guardAgent(new Agent({ name: "a", model, tools: [readFile] }), new ToolHooks(), {
           onOutcome: (o) => outcomes.push(o),
         });
@@ -52,7 +50,7 @@ describe("hostile values from the OpenAI Agents SDK's side", () => {
         }
         const result = await run(agent, "go");
         expect(result.finalOutput).toBe("ok");
-        const outputs = toolOutputs(model.requests[1]);
+        const outputs = toolOutputs(model.calls[1]?.request);
         expect(Object.keys(outputs)).toEqual([callId]);
         const output = outputs[callId];
         expect(typeof output).toBe("string");
@@ -91,12 +89,12 @@ describe("hostile values from the OpenAI Agents SDK's side", () => {
       execute: ({ path }) => path,
     });
     const model = new ScriptedModel([
-      { calls: [{ name: "read_file", args: undefined, rawArguments: '{"path":', callId: "c1" }] },
-      { text: "ok" },
+      [functionCall("read_file", '{"path":', { callId: "c1" })],
+      [assistantMessage("ok")],
     ]);
     const result = await run(guardAgent(new Agent({ name: "a", model, tools: [readFile] }), new ToolHooks()), "go");
     expect(result.interruptions).toEqual([]);
     expect(result.finalOutput).toBe("ok");
-    expect(String(toolOutputs(model.requests[1]).c1)).toMatch(/^An error occurred while parsing tool arguments/);
+    expect(String(toolOutputs(model.calls[1]?.request).c1)).toMatch(/^An error occurred while parsing tool arguments/);
   });
 });

@@ -1,10 +1,11 @@
 import { Agent, run, tool as sdkTool, setTracingDisabled } from "@openai/agents";
+import { assistantMessage, functionCall, ScriptedModel } from "@openai/agents/testing";
 import { type ToolCallOutcome, ToolHooks, toolwareCode } from "@toolware/core";
 import { redact } from "@toolware/packs/redact";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { guardAgent, tool } from "./index.js";
-import { ScriptedModel, toolOutputs } from "./test-fixtures.js";
+import { toolOutputs } from "./test-fixtures.js";
 
 beforeAll(() => setTracingDisabled(true));
 
@@ -22,14 +23,14 @@ const failing = (make: typeof sdkTool, errorFunction?: () => string) =>
 
 async function runOnce(t: ReturnType<typeof sdkTool>, hooks: ToolHooks, outcomes: ToolCallOutcome[] = []) {
   const model = new ScriptedModel([
-    { calls: [{ name: "deploy", args: { env: "prod" }, callId: "d1" }] },
-    { text: "ok" },
+    [functionCall("deploy", { env: "prod" }, { callId: "d1" })],
+    [assistantMessage("ok")],
   ]);
   await run(
     guardAgent(new Agent({ name: "a", model, tools: [t] }), hooks, { onOutcome: (o) => outcomes.push(o) }),
     "go",
   );
-  return String(toolOutputs(model.requests[1]).d1);
+  return String(toolOutputs(model.calls[1]?.request).d1);
 }
 
 describe("tool(): the SDK's tool() whose errors reach toolware", () => {
@@ -71,9 +72,9 @@ describe("tool(): the SDK's tool() whose errors reach toolware", () => {
       parameters: z.object({ q: z.string() }),
       execute: ({ q }) => q,
     });
-    const model = new ScriptedModel([{ calls: [{ name: "echo", args: { q: "hi" }, callId: "e1" }] }, { text: "ok" }]);
+    const model = new ScriptedModel([[functionCall("echo", { q: "hi" }, { callId: "e1" })], [assistantMessage("ok")]]);
     await run(guardAgent(new Agent({ name: "a", model, tools: [t] }), new ToolHooks()), "go");
-    expect(toolOutputs(model.requests[1]).e1).toBe("hi");
+    expect(toolOutputs(model.calls[1]?.request).e1).toBe("hi");
     expect(t.type).toBe("function");
     expect(t.name).toBe("echo");
   });
