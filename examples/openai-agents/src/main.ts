@@ -1,11 +1,12 @@
 import { Agent, RunState, run, setTracingDisabled, tool } from "@openai/agents";
+import { assistantMessage, functionCall, ScriptedModel } from "@openai/agents/testing";
 import { ToolHooks } from "@toolware/core";
 import { guardAgent, openAIAgentsApprovals } from "@toolware/openai-agents";
 import { approval } from "@toolware/packs/approval";
 import { guardrails } from "@toolware/packs/guardrails";
 import { redact } from "@toolware/packs/redact";
 import { z } from "zod";
-import { ScriptedModel, toolOutputs } from "./model.js";
+import { toolOutputs } from "./model.js";
 
 setTracingDisabled(true);
 
@@ -36,14 +37,13 @@ const makeAgent = (model: ScriptedModel) =>
     onOutcome: (o) => console.log(`  app sees  ${o.callId}  ${o.toolName}  ${o.status}`),
   });
 
+// The SDK's own offline model (`@openai/agents/testing`) plays the script: no network, no key.
 const model = new ScriptedModel([
-  {
-    calls: [
-      { name: "read_file", args: { path: "notes.txt" }, callId: "call_read" },
-      { name: "drop_database", args: {}, callId: "call_drop" },
-      { name: "delete_file", args: { path: "notes.txt" }, callId: "call_delete" },
-    ],
-  },
+  [
+    functionCall("read_file", { path: "notes.txt" }, { callId: "call_read" }),
+    functionCall("drop_database", {}, { callId: "call_drop" }),
+    functionCall("delete_file", { path: "notes.txt" }, { callId: "call_delete" }),
+  ],
 ]);
 console.log("toolware × OpenAI Agents JS (offline, scripted model)\n\nFirst run:");
 const first = await run(makeAgent(model), "tidy up");
@@ -52,11 +52,12 @@ console.log(`  interrupted, waiting for approval: ${pending.join(", ")}`);
 const saved = first.state.toString();
 console.log(`  run state serialised (${saved.length} characters)`);
 
-const next = new ScriptedModel([{ text: "All done." }]);
+const next = new ScriptedModel([[assistantMessage("All done.")]]);
 const agent = makeAgent(next);
 const state = await RunState.fromString(agent, saved);
 for (const item of state.getInterruptions()) state.approve(item);
 console.log("\nResumed in a fresh agent after a human approved:");
 const resumed = await run(agent, state);
-for (const [id, text] of Object.entries(toolOutputs(next.requests[0]))) console.log(`  model reads  ${id}  ${text}`);
+for (const [id, text] of Object.entries(toolOutputs(next.calls[0]?.request)))
+  console.log(`  model reads  ${id}  ${text}`);
 console.log(`  final output: ${String(resumed.finalOutput)}`);
