@@ -165,3 +165,36 @@ describe("approval: the input the human approves", () => {
     }
   });
 });
+
+describe("approval: inputs that refer to themselves", () => {
+  it("a cyclic input (two keys back to itself) is approved in time, as a shared sub-object is", async () => {
+    const { tool, sent } = sender();
+    const hooks = new ToolHooks({ humanInput: scriptedHumanInput(["yes", "yes"]) });
+    hooks.use(approval());
+    const cyclic: Record<string, unknown> = { to: "a@example.com" };
+    cyclic.left = cyclic;
+    cyclic.right = cyclic;
+    // A shared sub-object 40 levels deep: walking it as a tree would visit it 2^40 times.
+    let shared: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 40; i++) shared = { a: shared, b: shared };
+    const started = process.cpuUsage();
+    expect((await hooks.invoke(tool, cyclic)).status).toBe("ok");
+    expect((await hooks.invoke(tool, { to: "b@example.com", shared })).status).toBe("ok");
+    expect(process.cpuUsage(started).user).toBeLessThan(2_000_000);
+    expect(sent.length).toBe(2);
+  });
+
+  it("a getter deep inside a shared or cyclic input is still refused", async () => {
+    const { tool, sent } = sender();
+    const hooks = new ToolHooks({ humanInput: scriptedHumanInput(["yes"]) });
+    hooks.use(approval());
+    const inner: Record<string, unknown> = {};
+    Object.defineProperty(inner, "to", { get: () => "x@example.com", enumerable: true });
+    const input: Record<string, unknown> = { first: inner, second: inner };
+    input.self = input;
+    const out = await hooks.invoke(tool, input);
+    expect(out.status).toBe("blocked");
+    expect(toolwareCode(out.error)).toBe("TOOLWARE_INVALID_INPUT");
+    expect(sent).toEqual([]);
+  });
+});

@@ -48,11 +48,14 @@ type Asked =
   | { kind: "unavailable"; error: unknown };
 
 // Whether plain data (objects and arrays, to the depth an edit may have) holds a getter or setter anywhere.
-function heldByAccessor(value: unknown, depth = 0): boolean {
-  if (value === null || typeof value !== "object" || depth > 64) return false;
+// Each object is looked at once: walked as a tree, a cycle or a shared sub-object is visited once per path
+// to it, exponentially many (an input whose two keys point back at it never finished).
+function heldByAccessor(value: unknown, depth = 0, seen = new WeakSet<object>()): boolean {
+  if (value === null || typeof value !== "object" || depth > 64 || seen.has(value)) return false;
+  seen.add(value);
   for (const key of Object.keys(value)) {
     if (isAccessor(value, key)) return true;
-    if (heldByAccessor((value as Record<string, unknown>)[key], depth + 1)) return true;
+    if (heldByAccessor((value as Record<string, unknown>)[key], depth + 1, seen)) return true;
   }
   return false;
 }
