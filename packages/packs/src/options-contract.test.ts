@@ -110,6 +110,29 @@ describe("options read by every pack factory", () => {
   }
 });
 
+describe("own properties that are not enumerable", () => {
+  for (const [prefix, make, base, key] of FACTORIES) {
+    it(`${prefix}: a hidden own property is no option (as Object.keys says), and a hidden known option still counts`, () => {
+      // A tag some config helper left on the object: never listed by Object.keys, so never an unknown option.
+      const tagged = Object.defineProperty({ ...base }, "configSource", { value: "env", enumerable: false });
+      expect(() => make(tagged)).not.toThrow();
+      // A known option that is not enumerable is still read and checked.
+      const hidden: Record<string, unknown> = { ...base };
+      delete hidden[key];
+      let reads = 0;
+      Object.defineProperty(hidden, key, {
+        enumerable: false,
+        get: () => {
+          reads++;
+          throw new Error("read");
+        },
+      });
+      expectOptionError(() => make(hidden), prefix);
+      expect(reads).toBe(1);
+    });
+  }
+});
+
 describe("a getter cannot hand a guard one value to check and another to use", () => {
   // Each getter answers a valid value the first time and one that would switch the guard off afterwards.
   const flip = (first: unknown, later: unknown) => {

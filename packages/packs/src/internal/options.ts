@@ -68,8 +68,10 @@ export function ownOptions<T>(options: T, prefix: string): T {
   const copy: Record<string, unknown> = {};
   for (const key of keys) {
     let value: unknown;
+    let enumerable: boolean;
     try {
       value = source[key];
+      enumerable = Object.prototype.propertyIsEnumerable.call(source, key);
     } catch (error) {
       throw packTypeError(
         "TOOLWARE_INVALID_OPTION",
@@ -89,7 +91,9 @@ export function ownOptions<T>(options: T, prefix: string): T {
       }
     }
     // defineProperty: an own "__proto__" key stays a key (checkKeys then names it) instead of a prototype.
-    Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+    // Enumerability is kept: checkKeys lists keys as Object.keys does, so a hidden tag some helper left on the
+    // object is no unknown option, while a hidden known option is still read (once) and checked.
+    Object.defineProperty(copy, key, { value, enumerable, writable: true, configurable: true });
   }
   return copy as T;
 }
