@@ -3,7 +3,7 @@
 import { defineTool, scriptedHumanInput, ToolHooks, toolwareCode } from "@toolware/core";
 import { type ApprovalStore, approval } from "@toolware/packs/approval";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 function sender() {
   const sent: unknown[] = [];
@@ -196,5 +196,38 @@ describe("approval: inputs that refer to themselves", () => {
     expect(out.status).toBe("blocked");
     expect(toolwareCode(out.error)).toBe("TOOLWARE_INVALID_INPUT");
     expect(sent).toEqual([]);
+  });
+});
+
+describe("approval: binary data in an input", () => {
+  it("a buffer is not looked at byte by byte, and a getter beside its bytes is still refused", async () => {
+    const { tool, sent } = sender();
+    const hooks = new ToolHooks({ humanInput: scriptedHumanInput(["yes", "yes"]) });
+    hooks.use(approval({ maxInputChars: 200 }));
+    // Counted rather than timed: one descriptor per byte of an uploaded file made a 2 MB input cost seconds.
+    const descriptors = vi.spyOn(Object, "getOwnPropertyDescriptor");
+    try {
+      const out = await hooks.invoke(tool, { to: "a@example.com", data: new Uint8Array(100_000) });
+      expect(out.status).toBe("ok");
+      expect(descriptors.mock.calls.length).toBeLessThan(1_000);
+    } finally {
+      descriptors.mockRestore();
+    }
+    const bytes = new Uint8Array(4);
+    Object.defineProperty(bytes, "to", { get: () => "x@example.com", enumerable: true });
+    // A subclass claiming more elements than it has cannot make its named getter pass for one.
+    class Long extends Uint8Array {
+      override get length(): number {
+        return 1_000;
+      }
+    }
+    const long = new Long(4);
+    Object.defineProperty(long, "to", { get: () => "x@example.com", enumerable: true });
+    for (const data of [bytes, long]) {
+      const out = await hooks.invoke(tool, { data });
+      expect(out.status).toBe("blocked");
+      expect(toolwareCode(out.error)).toBe("TOOLWARE_INVALID_INPUT");
+    }
+    expect(sent.length).toBe(1);
   });
 });

@@ -47,13 +47,22 @@ type Asked =
   | { kind: "cancelled" }
   | { kind: "unavailable"; error: unknown };
 
+// The intrinsic length of a typed array: a subclass's own `length` getter cannot make the named keys look like elements.
+const typedLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "length")
+  ?.get as () => number;
+
 // Whether plain data (objects and arrays, to the depth an edit may have) holds a getter or setter anywhere.
 // Each object is looked at once: walked as a tree, a cycle or a shared sub-object is visited once per path
 // to it, exponentially many (an input whose two keys point back at it never finished).
 function heldByAccessor(value: unknown, depth = 0, seen = new WeakSet<object>()): boolean {
   if (value === null || typeof value !== "object" || depth > 64 || seen.has(value)) return false;
   seen.add(value);
-  for (const key of Object.keys(value)) {
+  const keys = Object.keys(value);
+  // A typed array's (a Buffer's) elements are numbers that no getter can hold, and Object.keys lists them first:
+  // only the named keys after them are looked at, not one descriptor per byte of an uploaded file.
+  const first = ArrayBuffer.isView(value) && !(value instanceof DataView) ? typedLength.call(value) : 0;
+  for (let i = first; i < keys.length; i++) {
+    const key = keys[i] as string;
     if (isAccessor(value, key)) return true;
     if (heldByAccessor((value as Record<string, unknown>)[key], depth + 1, seen)) return true;
   }
