@@ -1,5 +1,5 @@
 import { Agent, Crew, Task } from "./entities.js";
-import { ToolwareTypeError } from "./errors.js";
+import { messageOf, ToolwareTypeError, toolwareCode } from "./errors.js";
 import { describeValue, isPlainObject, type KeyHints, showValue, unknownKeyMessage } from "./keys.js";
 import type { FrameworkCall } from "./types.js";
 
@@ -122,6 +122,21 @@ function notBranded(
  * or trap ran). @internal
  */
 export function readBindings(bindings: unknown, where: CallSite): CallBindings {
+  try {
+    return readAll(bindings, where);
+  } catch (error) {
+    // A getter or Proxy trap that throws while the bindings are read: the caller gets the code of bindings
+    // toolware cannot use, with the thrown value as the cause, not that value bare.
+    if (toolwareCode(error) !== undefined) throw error;
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_BINDINGS",
+      `${where}(): the bindings could not be read (${messageOf(error)}); pass plain values, not getters or Proxies that throw`,
+      { cause: error },
+    );
+  }
+}
+
+function readAll(bindings: unknown, where: CallSite): CallBindings {
   if (bindings === null || typeof bindings !== "object") throw notAnObject(where, bindings);
   let proto: unknown;
   try {
