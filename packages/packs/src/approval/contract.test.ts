@@ -231,3 +231,22 @@ describe("approval: binary data in an input", () => {
     expect(sent.length).toBe(1);
   });
 });
+
+describe("approval: a shared object reached first through a long path", () => {
+  it("a getter inside it is found through the short path too", async () => {
+    const { tool, sent } = sender();
+    const hooks = new ToolHooks({ humanInput: scriptedHumanInput(["yes"]) });
+    hooks.use(approval());
+    // `shared` sits 60 levels down `deep` (walked first) and 1 level down `near`; its getter is 10 levels inside it.
+    let inner: Record<string, unknown> = {};
+    Object.defineProperty(inner, "to", { get: () => "x@example.com", enumerable: true });
+    for (let i = 0; i < 10; i++) inner = { next: inner };
+    const shared = inner;
+    let deep: Record<string, unknown> = shared;
+    for (let i = 0; i < 60; i++) deep = { next: deep };
+    const out = await hooks.invoke(tool, { deep, near: shared });
+    expect(out.status).toBe("blocked");
+    expect(toolwareCode(out.error)).toBe("TOOLWARE_INVALID_INPUT");
+    expect(sent).toEqual([]);
+  });
+});

@@ -52,11 +52,14 @@ const typedLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8A
   ?.get as () => number;
 
 // Whether plain data (objects and arrays, to the depth an edit may have) holds a getter or setter anywhere.
-// Each object is looked at once: walked as a tree, a cycle or a shared sub-object is visited once per path
-// to it, exponentially many (an input whose two keys point back at it never finished).
-function heldByAccessor(value: unknown, depth = 0, seen = new WeakSet<object>()): boolean {
-  if (value === null || typeof value !== "object" || depth > 64 || seen.has(value)) return false;
-  seen.add(value);
+// Each object is looked at again only from a shallower depth than before (so the depth limit never hides what a
+// shorter path reaches): walked as a tree, a cycle or a shared sub-object is visited once per path to it,
+// exponentially many (an input whose two keys point back at it never finished).
+function heldByAccessor(value: unknown, depth = 0, seen = new WeakMap<object, number>()): boolean {
+  if (value === null || typeof value !== "object" || depth > 64) return false;
+  const before = seen.get(value);
+  if (before !== undefined && before <= depth) return false;
+  seen.set(value, depth);
   const keys = Object.keys(value);
   // A typed array's (a Buffer's) elements are numbers that no getter can hold, and Object.keys lists them first:
   // only the named keys after them are looked at, not one descriptor per byte of an uploaded file.
