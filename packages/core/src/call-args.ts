@@ -114,6 +114,18 @@ function notBranded(
   );
 }
 
+// A getter or Proxy trap that throws while the bindings are read: the caller gets the code of bindings toolware
+// cannot use, with the thrown value as the cause, not that value bare. (A try inside readBindings costs nothing
+// until something throws; a wrapper function would be one more call per call.)
+function unreadable(where: CallSite, error: unknown): unknown {
+  if (toolwareCode(error) !== undefined) return error;
+  return new ToolwareTypeError(
+    "TOOLWARE_INVALID_BINDINGS",
+    `${where}(): the bindings could not be read (${messageOf(error)}); pass plain values, not getters or Proxies that throw`,
+    { cause: error },
+  );
+}
+
 /**
  * Reads and checks call bindings: a plain object with no key but `agent`, `task`, `crew`,
  * `signal`, `callId` and `framework`, each of its type or undefined; only its own keys count. Each
@@ -122,21 +134,6 @@ function notBranded(
  * or trap ran). @internal
  */
 export function readBindings(bindings: unknown, where: CallSite): CallBindings {
-  try {
-    return readAll(bindings, where);
-  } catch (error) {
-    // A getter or Proxy trap that throws while the bindings are read: the caller gets the code of bindings
-    // toolware cannot use, with the thrown value as the cause, not that value bare.
-    if (toolwareCode(error) !== undefined) throw error;
-    throw new ToolwareTypeError(
-      "TOOLWARE_INVALID_BINDINGS",
-      `${where}(): the bindings could not be read (${messageOf(error)}); pass plain values, not getters or Proxies that throw`,
-      { cause: error },
-    );
-  }
-}
-
-function readAll(bindings: unknown, where: CallSite): CallBindings {
   if (bindings === null || typeof bindings !== "object") throw notAnObject(where, bindings);
   let proto: unknown;
   try {
@@ -152,43 +149,48 @@ function readAll(bindings: unknown, where: CallSite): CallBindings {
   let signal: unknown;
   let callId: unknown;
   let framework: unknown;
-  // for…in over a plain object walks V8's enum cache: no array of keys per call, unlike Object.keys.
-  for (const key in b) {
-    // Only own keys bind: an enumerable key on Object.prototype (a polluted prototype) is nobody's
-    // binding, nor a typo. Inside for…in, the optimiser answers hasOwnProperty from the enum cache for
-    // free, where Object.hasOwn costs ~200 instructions a call (valgrind).
-    // biome-ignore lint/suspicious/noPrototypeBuiltins: Object.hasOwn is not optimised inside for…in
-    if (!Object.prototype.hasOwnProperty.call(b, key)) continue;
-    if (key === "agent") agent = b.agent;
-    else if (key === "crew") crew = b.crew;
-    else if (key === "task") task = b.task;
-    else if (key === "signal") signal = b.signal;
-    else if (key === "callId") callId = b.callId;
-    else if (key === "framework") framework = b.framework;
-    else {
-      throw new ToolwareTypeError(
-        "TOOLWARE_UNKNOWN_OPTION",
-        `${where}(): ${unknownKeyMessage("binding", key, BINDING_KEYS, BINDING_HINTS)}`,
-      );
-    }
-  }
-  if (agent !== undefined && !isAgent(agent))
-    throw notBranded(where, "agent", agent, Agent, "an Agent (new Agent({ role }))");
-  if (crew !== undefined && !isCrew(crew))
-    throw notBranded(where, "crew", crew, Crew, "a Crew (new Crew({ agents, tasks }))");
-  if (task !== undefined && !isTask(task)) throw wrongType(where, "task", task, "a Task (new Task({ description }))");
-  if (signal !== undefined && !isSignal(signal)) {
-    throw wrongType(where, "signal", signal, "an AbortSignal (controller.signal)");
-  }
   let call: FrameworkCall | undefined;
-  // The common bindings (no adapter) skip this: the adapter keys cost two comparisons.
-  if (callId !== undefined || framework !== undefined) {
-    if (callId !== undefined) {
-      // Every call of a wrapped tool would share the id: trace and events could no longer tell them apart.
-      if (where === "wrap") throw invalid(where, "bindings.callId names one call; give it to invoke(), not to wrap()");
-      checkCallId(where, callId);
+  try {
+    // for…in over a plain object walks V8's enum cache: no array of keys per call, unlike Object.keys.
+    for (const key in b) {
+      // Only own keys bind: an enumerable key on Object.prototype (a polluted prototype) is nobody's
+      // binding, nor a typo. Inside for…in, the optimiser answers hasOwnProperty from the enum cache for
+      // free, where Object.hasOwn costs ~200 instructions a call (valgrind).
+      // biome-ignore lint/suspicious/noPrototypeBuiltins: Object.hasOwn is not optimised inside for…in
+      if (!Object.prototype.hasOwnProperty.call(b, key)) continue;
+      if (key === "agent") agent = b.agent;
+      else if (key === "crew") crew = b.crew;
+      else if (key === "task") task = b.task;
+      else if (key === "signal") signal = b.signal;
+      else if (key === "callId") callId = b.callId;
+      else if (key === "framework") framework = b.framework;
+      else {
+        throw new ToolwareTypeError(
+          "TOOLWARE_UNKNOWN_OPTION",
+          `${where}(): ${unknownKeyMessage("binding", key, BINDING_KEYS, BINDING_HINTS)}`,
+        );
+      }
     }
-    call = framework === undefined ? undefined : readFramework(where, framework);
+    if (agent !== undefined && !isAgent(agent))
+      throw notBranded(where, "agent", agent, Agent, "an Agent (new Agent({ role }))");
+    if (crew !== undefined && !isCrew(crew))
+      throw notBranded(where, "crew", crew, Crew, "a Crew (new Crew({ agents, tasks }))");
+    if (task !== undefined && !isTask(task)) throw wrongType(where, "task", task, "a Task (new Task({ description }))");
+    if (signal !== undefined && !isSignal(signal)) {
+      throw wrongType(where, "signal", signal, "an AbortSignal (controller.signal)");
+    }
+    // The common bindings (no adapter) skip this: the adapter keys cost two comparisons.
+    if (callId !== undefined || framework !== undefined) {
+      if (callId !== undefined) {
+        // Every call of a wrapped tool would share the id: trace and events could no longer tell them apart.
+        if (where === "wrap")
+          throw invalid(where, "bindings.callId names one call; give it to invoke(), not to wrap()");
+        checkCallId(where, callId);
+      }
+      call = framework === undefined ? undefined : readFramework(where, framework);
+    }
+  } catch (error) {
+    throw unreadable(where, error);
   }
   return {
     agent: agent as Agent | undefined,
