@@ -4,19 +4,10 @@
 // Listeners, whatever they throw or return, never change a call.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Agent, Crew, defineTool, type HookRegistry, ToolHooks, toolwareCode } from "./index.js";
+import { Agent, Crew, defineTool, type HookRegistry, ToolHooks } from "./index.js";
+import { codeOf } from "./test-fixtures.js";
 
 const tool = defineTool({ name: "read_file", execute: () => "contents" });
-
-function codeOf(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(TypeError);
-    return toolwareCode(error);
-  }
-  return "no error";
-}
 
 describe("on() and once() take the events the layer emits", () => {
   const callEvents = ["call:start", "call:blocked", "call:error", "call:end", "hook:error", "hook:ignored-return"];

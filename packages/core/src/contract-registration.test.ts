@@ -14,6 +14,7 @@ import {
   ToolHooks,
   toolwareCode,
 } from "./index.js";
+import { codeOf } from "./test-fixtures.js";
 
 const tool = defineTool({ name: "delete_file", execute: () => "deleted" });
 const deny = () => false;
@@ -25,16 +26,6 @@ const failing = () => {
 function flipping<T>(first: T, later: unknown): () => unknown {
   let reads = 0;
   return () => (reads++ === 0 ? first : later);
-}
-
-function codeOf(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(TypeError);
-    return toolwareCode(error);
-  }
-  return "no error";
 }
 
 describe("hook options are read once", () => {

@@ -4,6 +4,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { type HumanInputRequest, type TerminalHumanInputOptions, terminalHumanInput, toolwareCode } from "./index.js";
+import { codeOf } from "./test-fixtures.js";
 
 const request = (): HumanInputRequest => ({
   prompt: "Approve?",
@@ -12,16 +13,6 @@ const request = (): HumanInputRequest => ({
   callId: "call-1",
   signal: new AbortController().signal,
 });
-
-function codeOf(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(TypeError);
-    return toolwareCode(error);
-  }
-  return "no error";
-}
 
 describe("terminalHumanInput options", () => {
   it("an unknown option is TOOLWARE_UNKNOWN_OPTION, with a hint for `timeout`", () => {
