@@ -1,6 +1,6 @@
 import type { ToolCallHookContext } from "./context.js";
 import { messageOf, ToolwareTypeError } from "./errors.js";
-import { checkKeys, MAX_TIMER_MS, showValue } from "./keys.js";
+import { checkKeys, MAX_TIMER_MS, readOnce, showValue } from "./keys.js";
 import { compileNameTest, type NameTest } from "./names.js";
 import type { AgentFilter, ContextPredicate, HookErrorPolicy, HookOptions, ToolFilter } from "./types.js";
 
@@ -64,26 +64,6 @@ const NO_OPTIONS: CheckedOptions = Object.freeze({
   filter: Object.freeze({ tools: [], agents: [], predicates: [] }),
 });
 
-// Each option is read exactly once: a getter (or Proxy) that answered the check with one value must
-// not hand the chain another (a `kind`, a policy or a time limit that changed would switch a guard off).
-function readOptions(options: object): HookOptions {
-  const values: Record<string, unknown> = {};
-  for (const key of OPTION_KEYS) {
-    let value: unknown;
-    try {
-      value = (options as Record<string, unknown>)[key];
-    } catch (error) {
-      throw new ToolwareTypeError(
-        "TOOLWARE_INVALID_OPTION",
-        `the hook option \`${key}\` could not be read: ${messageOf(error)}`,
-        { cause: error },
-      );
-    }
-    if (value !== undefined) values[key] = value;
-  }
-  return values as HookOptions;
-}
-
 /** Checks registration options (read once) and compiles their filters; throws a TypeError on anything it does not know. */
 export function checkOptions(options: HookOptions | undefined): CheckedOptions {
   if (options === undefined) return NO_OPTIONS;
@@ -99,7 +79,9 @@ export function checkOptions(options: HookOptions | undefined): CheckedOptions {
     });
   }
   checkKeys(Object.fromEntries(keys.map((k) => [k, true])), OPTION_KEYS, "hook option", OPTION_HINTS);
-  const values = readOptions(options);
+  // Read exactly once: a getter (or Proxy) that answered the check with one value must not hand the chain
+  // another (a `kind`, a policy or a time limit that changed would switch a guard off).
+  const values = readOnce(options, OPTION_KEYS, "hook option") as HookOptions;
   const { name, priority, onError, timeoutMs, tools, agents } = values;
   if (name !== undefined && (typeof name !== "string" || name === "")) {
     throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "`name` must be a non-empty string");

@@ -1,4 +1,4 @@
-import { ToolwareTypeError } from "./errors.js";
+import { messageOf, ToolwareTypeError } from "./errors.js";
 
 /** Keys other libraries use for what toolware spells differently: key → what to say. */
 export type KeyHints = Readonly<Record<string, string>>;
@@ -119,3 +119,28 @@ export function showValue(value: unknown): string {
  * would time everything out at once. Options that arm a timer refuse larger values. @internal
  */
 export const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * The known keys of `value`, each read once (undefined ones left out), so a getter cannot pass a check
+ * with one value and hand the caller another; a getter that throws is a `TOOLWARE_INVALID_OPTION`
+ * naming the key (`the ${what} \`key\` could not be read`).
+ */
+export function readOnce(value: object, keys: readonly string[], what: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    let v: unknown;
+    try {
+      v = (value as Record<string, unknown>)[key];
+    } catch (error) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_OPTION",
+        `the ${what} \`${key}\` could not be read: ${messageOf(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}

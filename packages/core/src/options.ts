@@ -1,6 +1,6 @@
 import { messageOf, ToolwareTypeError } from "./errors.js";
 import type { HumanInputProvider } from "./human-input.js";
-import { checkKeys, showValue } from "./keys.js";
+import { checkKeys, readOnce, showValue } from "./keys.js";
 import { terminalHumanInput } from "./terminal-input.js";
 import type { HookErrorPolicy } from "./types.js";
 
@@ -34,27 +34,6 @@ const OPTION_HINTS = {
 };
 
 const MESSAGE_KEYS = ["blocked", "withheld", "failed"];
-
-/** The known keys of `value`, each read once (undefined ones left out); a getter that throws is an invalid option. */
-function readOnce(value: object, keys: readonly string[], what: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of keys) {
-    let v: unknown;
-    try {
-      v = (value as Record<string, unknown>)[key];
-    } catch (error) {
-      throw new ToolwareTypeError(
-        "TOOLWARE_INVALID_OPTION",
-        `the ${what} \`${key}\` could not be read: ${messageOf(error)}`,
-        {
-          cause: error,
-        },
-      );
-    }
-    if (v !== undefined) out[key] = v;
-  }
-  return out;
-}
 
 function checkMessages(messages: ToolHooksMessages | undefined): ToolHooksMessages {
   if (messages === undefined) return {};
