@@ -1,38 +1,26 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { CallToolResult, ListToolsResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { type CallToolResult, ListToolsResultSchema, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import {
   type BindFunction,
-  bindCall,
-  defineTool,
   failedOutcome,
-  messageOf,
   notifyOutcome,
   type OutcomeListener,
-  type Tool,
   type ToolCallHookContext,
-  type ToolCallOutcome,
   ToolHooks,
   ToolwareError,
   ToolwareTypeError,
-  toolwareCode,
 } from "@toolware/core";
 import { type AppToolInfo, checkAppTools, mergeMetadata, type ToolMetadata } from "./annotations.js";
-import { bindFailure, callBindings, type McpBindings } from "./bindings.js";
-import { metaFor, readToolwareMeta } from "./meta.js";
-import { isCallToolResult, outcomeToCallToolResult, textOfResult } from "./result.js";
+import { bindFailure } from "./bindings.js";
+import { type CallerSlot, type ClientEnv, type McpClientCall, runClientCall } from "./client-call.js";
+import { claimGuard } from "./guarded.js";
+import { outputChecks } from "./output-check.js";
+import { guardTransport, isGuardedTransport } from "./wire.js";
 
-/** One `callTool` of a guarded client, as `bind`, `onOutcome` and `mcpClientCall(ctx)` see it. */
-export interface McpClientCall {
-  readonly toolName: string;
-  readonly arguments: Readonly<Record<string, unknown>>;
-  /** The `_meta` the caller passed (toolware adds its keys to what is sent, not to this). */
-  readonly meta: Readonly<Record<string, unknown>> | undefined;
-  readonly options: RequestOptions | undefined;
-  /** The server's annotations for the tool: its word, not the app's. */
-  readonly annotations: ToolAnnotations | undefined;
-  readonly callId: string;
-}
+export type { McpClientCall } from "./client-call.js";
 
 /** Options of {@link guardClient}. */
 export interface GuardClientOptions {
@@ -47,14 +35,9 @@ export interface GuardClientOptions {
 }
 
 const OPTION_KEYS = new Set(["bind", "tools", "onOutcome", "sendBindings"]);
-const guarded = new WeakSet<object>();
 const idPrefix = `mcp-${Math.random().toString(36).slice(2, 8)}`;
 let idCount = 0;
-
-interface Listed {
-  readonly annotations: ToolAnnotations | undefined;
-  readonly description: string | undefined;
-}
+const slots = new AsyncLocalStorage<CallerSlot>();
 
 function checkOptions(options: unknown): GuardClientOptions {
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
@@ -93,11 +76,23 @@ export function mcpClientCall(ctx: ToolCallHookContext): McpClientCall | undefin
   return framework?.name === "mcp-client" ? (framework.context as McpClientCall) : undefined;
 }
 
+function nameIn(params: unknown): string {
+  try {
+    const name: unknown = (params as { name?: unknown }).name;
+    return typeof name === "string" ? name : "";
+  } catch {
+    return "";
+  }
+}
+
 /**
- * Runs every `callTool` of this client through the hooks, in place, and returns the same client.
- * Tool metadata comes from the app's `tools` and, only ever stricter, from the server's annotations
- * (`destructiveHint: true` → `destructive`, `readOnlyHint` → tag "read-only"). A blocked call or an
- * error resolves to an `isError: true` result with the reason (see `outcomeToCallToolResult`).
+ * Runs every `tools/call` this client sends through the hooks, in place, and returns the same client.
+ * The guard sits on the client's transport, so `callTool` (on the instance or `Client.prototype`),
+ * `request({ method: "tools/call" })` and `callToolStream` all go through the chain; a task-augmented
+ * call is refused (`TOOLWARE_MCP_UNGUARDABLE_CALL`). Tool metadata comes from the app's `tools` and,
+ * only ever stricter, from the server's annotations (`destructiveHint: true` → `destructive`,
+ * `readOnlyHint` → tag "read-only"). A blocked call or an error resolves to an `isError: true` result
+ * with the reason: `callTool` rejects only for a `"throw"`-policy hook.
  *
  * @example
  * ```ts
@@ -116,124 +111,128 @@ export function guardClient<C extends Client>(client: C, hooks: ToolHooks, optio
   if (!(hooks instanceof ToolHooks)) {
     throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "guardClient() needs a ToolHooks as its second argument");
   }
-  if (guarded.has(client)) {
-    throw new ToolwareTypeError(
-      "TOOLWARE_MCP_ALREADY_GUARDED",
-      "this client is already guarded: its calls would run two chains",
-    );
-  }
   const { bind, onOutcome, sendBindings = true } = checkOptions(options);
   const appTools = checkAppTools(options.tools, "guardClient()");
-  const callTool = client.callTool.bind(client);
+  if (typeof Reflect.get(client, "request") !== "function" || !("transport" in client)) {
+    throw new ToolwareError(
+      "TOOLWARE_MCP_UNSUPPORTED_SDK",
+      "this Client does not send through a transport toolware can find (an @modelcontextprotocol/sdk version toolware does not know)",
+    );
+  }
+  claimGuard(client, "client");
+  const callTool = client.callTool;
   const listTools = client.listTools.bind(client);
-  const listed = new Map<string, Listed>();
+  const listed = new Map<string, ToolAnnotations | undefined>();
+  const described = new Map<string, string | undefined>();
   // A server that once called a tool destructive cannot take it back by listing it again.
   const everDestructive = new Set<string>();
+  const checks = outputChecks(client);
 
-  const remember = (result: ListToolsResult): void => {
-    for (const t of result.tools) {
-      listed.set(t.name, { annotations: t.annotations, description: t.description });
+  // A page the SDK's own schema refuses (a hint of "yes") is not read: its tools stay unknown, so destructive.
+  const remember = (result: unknown): void => {
+    const page = ListToolsResultSchema.safeParse(result);
+    if (!page.success) return;
+    for (const t of page.data.tools) {
+      listed.set(t.name, t.annotations);
+      described.set(t.name, typeof t.description === "string" ? t.description : undefined);
       if (t.annotations?.destructiveHint === true) everDestructive.add(t.name);
+      checks.remember(t.name, t.outputSchema);
     }
-  };
-
-  const guardedListTools: typeof client.listTools = async (params, requestOptions) => {
-    const result = await listTools(params, requestOptions);
-    remember(result);
-    return result;
   };
 
   // Reads every page once when a call names a tool not seen yet; a failure leaves it unknown.
-  const refresh = async (requestOptions: RequestOptions | undefined): Promise<boolean> => {
+  const refresh = async (): Promise<void> => {
     try {
       let cursor: string | undefined;
       do {
-        const page = await listTools(cursor === undefined ? undefined : { cursor }, { signal: requestOptions?.signal });
-        remember(page);
+        const page = await listTools(cursor === undefined ? undefined : { cursor });
         cursor = page.nextCursor;
       } while (cursor !== undefined);
-      return true;
     } catch {
-      return false;
+      // unknown, so the app's word and the safe defaults decide
     }
   };
 
-  const metadataOf = async (
-    name: string,
-    requestOptions: RequestOptions | undefined,
-  ): Promise<[ToolMetadata, Listed | undefined]> => {
-    if (!listed.has(name)) await refresh(requestOptions);
-    const found = listed.get(name);
-    const meta = mergeMetadata(appTools[name], found?.annotations, found?.description, found === undefined);
-    return [everDestructive.has(name) ? { ...meta, destructive: true } : meta, found];
+  const env: ClientEnv = {
+    hooks,
+    bind,
+    onOutcome,
+    sendBindings,
+    metadataOf: async (name): Promise<[ToolMetadata, ToolAnnotations | undefined]> => {
+      if (!listed.has(name)) await refresh();
+      const annotations = listed.get(name);
+      const meta = mergeMetadata(appTools[name], annotations, described.get(name), !listed.has(name));
+      return [everDestructive.has(name) ? { ...meta, destructive: true } : meta, annotations];
+    },
+    outputCheck: (name) => checks.get(name),
+    nextId: () => `${idPrefix}-${(++idCount).toString(36)}`,
   };
+
+  const guard = {
+    call: (params: unknown, forward: Parameters<typeof runClientCall>[2], signal: AbortSignal) => {
+      const caller = slots.getStore();
+      // The first tools/call sent inside a callTool is that call; one a hook sends from there is its own.
+      const slot = caller !== undefined && !caller.claimed ? caller : undefined;
+      if (slot !== undefined) slot.claimed = true;
+      const done = runClientCall(env, params, forward, signal, slot);
+      if (slot !== undefined) slot.settled = done;
+      return done;
+    },
+    listed: remember,
+  };
+
+  let view: Transport | undefined;
+  const wrap = (transport: unknown): Transport | undefined =>
+    transport === undefined || transport === null ? undefined : guardTransport(transport as Transport, guard);
+  view = wrap(Reflect.get(client, "_transport"));
+  Object.defineProperty(client, "_transport", {
+    configurable: true,
+    enumerable: false,
+    get: () => view,
+    set: (next: unknown) => {
+      view = wrap(next);
+    },
+  });
+  if (view !== undefined && client.transport !== view) {
+    throw new ToolwareError("TOOLWARE_MCP_UNSUPPORTED_SDK", "this Client does not send through `_transport`");
+  }
 
   const guardedCallTool = async (
     params: Parameters<C["callTool"]>[0],
     resultSchema?: Parameters<C["callTool"]>[1],
     requestOptions?: RequestOptions,
   ): Promise<CallToolResult> => {
-    if (params === null || typeof params !== "object" || typeof params.name !== "string") {
-      throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "callTool() needs { name, arguments? }");
-    }
-    const name = params.name;
-    const input = params.arguments ?? {};
-    const ownMeta = params._meta as Record<string, unknown> | undefined;
-    const callId = readToolwareMeta(ownMeta).callId ?? `${idPrefix}-${(++idCount).toString(36)}`;
-    const [metadata, found] = await metadataOf(name, requestOptions);
-    const call: McpClientCall = {
-      toolName: name,
-      arguments: input,
-      meta: ownMeta,
-      options: requestOptions,
-      annotations: found?.annotations,
-      callId,
-    };
-    let bound: McpBindings;
-    try {
-      bound = bindCall(bind, call, "@toolware/mcp guardClient");
-    } catch (error) {
-      const outcome = failedOutcome(name, callId, error, bindFailure(error));
-      notifyOutcome(hooks, "mcp.onOutcome", onOutcome, outcome, call);
+    const slot: CallerSlot = { options: requestOptions, claimed: false };
+    const connected = client.transport;
+    if (connected !== undefined && !isGuardedTransport(connected)) {
+      const error = new ToolwareError("TOOLWARE_MCP_UNSUPPORTED_SDK", "this Client's transport is not guarded");
+      const outcome = failedOutcome(nameIn(params), env.nextId(), error, bindFailure(error));
       return { content: [{ type: "text", text: outcome.result }], isError: true };
     }
-    const tool: Tool<Record<string, unknown>, unknown> = defineTool({
-      name,
-      description: metadata.description,
-      tags: metadata.tags,
-      destructive: metadata.destructive,
-      formatResult: (raw: unknown) => (isCallToolResult(raw) ? textOfResult(raw) : (JSON.stringify(raw) ?? "")),
-      execute: async (args, { signal }) => {
-        const _meta = sendBindings ? metaFor(ownMeta, bound, callId) : ownMeta;
-        const sent = { ...params, arguments: args, ...(_meta === undefined ? {} : { _meta }) };
-        const result = await callTool(sent, resultSchema, { ...requestOptions, signal });
-        // The server's own failure is a failed call for toolware too (retry, circuit breakers see it).
-        if (isCallToolResult(result) && result.isError === true) {
-          throw new ToolwareError("TOOLWARE_MCP_TOOL_ERROR", `the server reported an error: ${textOfResult(result)}`);
-        }
-        return result;
-      },
-    });
-    let outcome: ToolCallOutcome;
     try {
-      outcome = await hooks.invoke(
-        tool,
-        input as Record<string, unknown>,
-        callBindings(bound, requestOptions?.signal, callId, { name: "mcp-client", context: call }),
-      );
+      return (await slots.run(slot, () =>
+        callTool.call(client, params, resultSchema, requestOptions),
+      )) as CallToolResult;
     } catch (error) {
-      // A caller's `toolware/callId` that core refuses (too long, unprintable), or arguments that are no
-      // object (a model's `[1]`), fail this call, closed: the host's loop reads an isError result.
-      const code = toolwareCode(error);
-      if (code !== "TOOLWARE_INVALID_BINDINGS" && code !== "TOOLWARE_INVALID_INPUT") throw error;
-      outcome = failedOutcome(name, callId, error, messageOf(error));
+      if (slot.fatal !== undefined) throw slot.fatal.error;
+      // Failed on the caller's side (cancelled, timed out, not connected, refused by the SDK before sending).
+      await slot.settled;
+      const outcome = failedOutcome(nameIn(params), env.nextId(), error, bindFailure(error));
+      if (!slot.claimed) {
+        const call: McpClientCall = {
+          toolName: outcome.toolName,
+          arguments: {},
+          meta: undefined,
+          options: requestOptions,
+          annotations: undefined,
+          callId: outcome.callId,
+        };
+        notifyOutcome(hooks, "mcp.onOutcome", onOutcome, outcome, call);
+      }
+      return { content: [{ type: "text", text: outcome.result }], isError: true };
     }
-    notifyOutcome(hooks, "mcp.onOutcome", onOutcome, outcome, call);
-    return outcomeToCallToolResult(outcome, tool);
   };
 
   Object.defineProperty(client, "callTool", { value: guardedCallTool, configurable: true, writable: true });
-  Object.defineProperty(client, "listTools", { value: guardedListTools, configurable: true, writable: true });
-  guarded.add(client);
   return client;
 }

@@ -1,5 +1,10 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  getParseErrorMessage,
+  normalizeObjectSchema,
+  safeParseAsync,
+} from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import {
@@ -7,7 +12,7 @@ import {
   bindCall,
   defineTool,
   failedOutcome,
-  messageOf,
+  HookFailedError,
   notifyOutcome,
   type OutcomeListener,
   type Tool,
@@ -21,7 +26,8 @@ import {
 import { ANNOTATION_TAGS } from "./annotations.js";
 import { bindFailure, callBindings, type McpBindings } from "./bindings.js";
 import { asCall, closeCall, elicitParams, openCall } from "./elicitation.js";
-import { isCallToolResult, outcomeToCallToolResult, textOfResult } from "./result.js";
+import { claimGuard } from "./guarded.js";
+import { finishCall, isCallToolResult, isValidCallToolResult, type OutputCheck, textOfResult } from "./result.js";
 import { servedTool } from "./served.js";
 
 /** What a tool handler of an McpServer receives besides its arguments. */
@@ -49,7 +55,7 @@ export interface GuardServerOptions {
 type AnyHandler = (...args: unknown[]) => unknown;
 const guarded = new WeakSet<object>();
 
-/** Whether {@link guardServer} guards this server. @internal */
+/** Whether {@link guardServer} guards this server (for serveTool). @internal */
 export function isGuarded(server: object): boolean {
   return guarded.has(server);
 }
@@ -86,12 +92,29 @@ function checkOptions(options: unknown): GuardServerOptions {
   return options as GuardServerOptions;
 }
 
+// The SDK checks a handler's result after the handler returns; a guarded handler gives that check the
+// malformed value back, so a guarded server answers as a plain one (-32602, or isError).
+interface Malformed {
+  value?: { readonly result: unknown };
+}
+
+// What the SDK would check after the handler: the registered output schema (zod), the same way.
+function outputCheckOf(rt: RegisteredTool): OutputCheck | undefined {
+  const schema = normalizeObjectSchema(rt.outputSchema);
+  if (schema === undefined) return undefined;
+  return async (structured) => {
+    const parsed = await safeParseAsync(schema, structured);
+    return parsed.success ? undefined : getParseErrorMessage(parsed.error);
+  };
+}
+
 // The server's own annotations are the app's word here, so they count as declared.
 function toolFor(
   name: string,
   rt: RegisteredTool,
   raw: AnyHandler,
   extra: McpRequestExtra,
+  malformed: Malformed,
 ): Tool<Record<string, unknown>, unknown> {
   const served = servedTool(raw);
   const a = (rt.annotations ?? {}) as Record<string, unknown>;
@@ -119,7 +142,14 @@ function toolFor(
       // The handler sees the tool's signal: the client's cancellation and any hook's (a timeout) abort it.
       const own = { ...extra, signal };
       const result = rt.inputSchema === undefined ? await raw(own) : await raw(args, own);
-      if (isCallToolResult(result) && result.isError === true) {
+      if (!isValidCallToolResult(result)) {
+        malformed.value = { result };
+        throw new ToolwareError(
+          "TOOLWARE_MCP_INVALID_RESULT",
+          `tool ${name} returned something that is no tool result`,
+        );
+      }
+      if (result.isError === true) {
         throw new ToolwareError("TOOLWARE_MCP_TOOL_ERROR", `the tool reported an error: ${textOfResult(result)}`);
       }
       return result;
@@ -149,12 +179,6 @@ export function guardServer<S extends McpServer>(server: S, hooks: ToolHooks, op
   if (!(hooks instanceof ToolHooks)) {
     throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "guardServer() needs a ToolHooks as its second argument");
   }
-  if (guarded.has(server)) {
-    throw new ToolwareTypeError(
-      "TOOLWARE_MCP_ALREADY_GUARDED",
-      "this server is already guarded: its calls would run two chains",
-    );
-  }
   const { bind, onOutcome } = checkOptions(options);
   const registry: unknown = Reflect.get(server, "_registeredTools");
   if (registry === null || typeof registry !== "object") {
@@ -164,6 +188,7 @@ export function guardServer<S extends McpServer>(server: S, hooks: ToolHooks, op
       "this McpServer keeps its tools where toolware cannot find them (an @modelcontextprotocol/sdk version toolware does not know)",
     );
   }
+  claimGuard(server, "server");
   const names = new WeakMap<RegisteredTool, string>();
 
   const run = async (rt: RegisteredTool, raw: AnyHandler, args: unknown[]): Promise<CallToolResult> => {
@@ -186,21 +211,34 @@ export function guardServer<S extends McpServer>(server: S, hooks: ToolHooks, op
         notifyOutcome(hooks, "mcp.onOutcome", onOutcome, outcome, call);
         return { content: [{ type: "text", text: outcome.result }], isError: true };
       }
-      const tool = toolFor(name, rt, raw, extra);
-      const framework = { name: "mcp-server" as const, context: call };
+      const malformed: Malformed = {};
+      let tool: Tool<Record<string, unknown>, unknown>;
       let outcome: ToolCallOutcome;
       try {
+        tool = toolFor(name, rt, raw, extra, malformed);
+        const framework = { name: "mcp-server" as const, context: call };
         outcome = await asCall(callId, () =>
           hooks.invoke(tool, input, callBindings(bound, extra.signal, callId, framework)),
         );
       } catch (error) {
-        // A client's request id that core refuses as a call id (control characters, too long) fails closed,
-        // and the app hears of it like any other failed call.
-        if (toolwareCode(error) !== "TOOLWARE_INVALID_BINDINGS") throw error;
-        outcome = failedOutcome(name, callId, error, messageOf(error));
+        // Only a "throw"-policy hook ends the call with a throw (the SDK makes it an isError result).
+        // Anything else core refuses (a request id as a call id, a value no tool can take) fails closed.
+        if (error instanceof HookFailedError) throw error;
+        const failed = failedOutcome(name, callId, error, bindFailure(error));
+        notifyOutcome(hooks, "mcp.onOutcome", onOutcome, failed, call);
+        return { content: [{ type: "text", text: failed.result }], isError: true };
       }
-      notifyOutcome(hooks, "mcp.onOutcome", onOutcome, outcome, call);
-      return outcomeToCallToolResult(outcome, tool);
+      if (
+        outcome.status === "error" &&
+        malformed.value !== undefined &&
+        toolwareCode(outcome.error) === "TOOLWARE_MCP_INVALID_RESULT"
+      ) {
+        notifyOutcome(hooks, "mcp.onOutcome", onOutcome, outcome, call);
+        return malformed.value.result as CallToolResult;
+      }
+      const [final, result] = await finishCall(outcome, tool, outputCheckOf(rt));
+      notifyOutcome(hooks, "mcp.onOutcome", onOutcome, final, call);
+      return result;
     } finally {
       closeCall(callId);
     }
