@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { type ToolCallOutcome, ToolHooks } from "@toolware/core";
 import { guardrails } from "@toolware/packs/guardrails";
 import { redact } from "@toolware/packs/redact";
@@ -65,6 +67,36 @@ describe("guardClient in front of @modelcontextprotocol/server-filesystem over s
     expect(firstText(read)).toContain("deploy notes");
     expect(firstText(read)).toContain("[REDACTED]");
     expect(JSON.stringify(read)).not.toContain(SECRET);
+    // read_text_file declares an output schema: its structured copy is redacted too, and still valid.
+    expect(read.structuredContent).toEqual({ content: firstText(read) });
+  });
+
+  it("no path around the guard: the prototype's callTool, a raw request, callToolStream are all blocked", async () => {
+    const target = join(dir, "notes.txt");
+    const args = { path: target, content: "overwritten" };
+    const before = outcomes.length;
+    const viaPrototype = await Client.prototype.callTool.call(client, { name: "write_file", arguments: args });
+    const viaRequest = await client.request(
+      { method: "tools/call", params: { name: "write_file", arguments: args } },
+      CallToolResultSchema,
+    );
+    const streamed: unknown[] = [];
+    for await (const m of client.experimental.tasks.callToolStream({ name: "write_file", arguments: args })) {
+      streamed.push(m.type === "result" ? m.result : m);
+    }
+    for (const result of [viaPrototype, viaRequest, streamed[0]]) {
+      expect((result as { isError?: boolean }).isError).toBe(true);
+      expect(firstText(result)).toContain("blocked");
+    }
+    expect(readFileSync(target, "utf8")).toContain("deploy notes");
+    expect(outcomes.slice(before).map((o) => o.status)).toEqual(["blocked", "blocked", "blocked"]);
+  });
+
+  it("arguments that are no object end TOOLWARE_INVALID_INPUT before the server sees them", async () => {
+    const result = await client.callTool({ name: "read_text_file", arguments: "notes.txt" as never });
+    expect(result.isError).toBe(true);
+    expect(firstText(result)).toContain("TOOLWARE_INVALID_INPUT");
+    expect(outcomes.at(-1)?.status).toBe("error");
   });
 
   it("a non-destructive write (create_directory, destructiveHint: false) is not blocked", async () => {
