@@ -185,8 +185,9 @@ export function guardClient<C extends Client>(client: C, hooks: ToolHooks, optio
   const wrap = (transport: unknown): Transport | undefined =>
     transport === undefined || transport === null ? undefined : guardTransport(transport as Transport, guard);
   view = wrap(Reflect.get(client, "_transport"));
+  // Not configurable: nothing can put an unguarded transport back under the client.
   Object.defineProperty(client, "_transport", {
-    configurable: true,
+    configurable: false,
     enumerable: false,
     get: () => view,
     set: (next: unknown) => {

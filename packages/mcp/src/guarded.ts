@@ -13,11 +13,6 @@ function marked(target: object): boolean {
   }
 }
 
-/** Whether `guardServer` / `guardClient` guards this object. @internal */
-export function isGuarded(target: object): boolean {
-  return marked(target);
-}
-
 /**
  * Marks a client or server as guarded, or refuses one that already is (`TOOLWARE_ALREADY_GUARDED`):
  * its calls would run two chains (a limit counted twice, two audit lines a call).
