@@ -88,14 +88,18 @@ describe("guardClient on the wire", () => {
   });
 
   it("what the plain SDK's callTool refuses is a failed call, on every path", async () => {
+    const missing = (id: number): JSONRPCMessage => ({
+      jsonrpc: "2.0",
+      id,
+      error: { code: -32602, message: "no such tool" },
+    });
     const answers: Record<string, (id: number) => JSONRPCMessage> = {
       typed: (id) => ({ jsonrpc: "2.0", id, result: { content: [], structuredContent: { n: "x" } } }),
       plain: (id) => ({ jsonrpc: "2.0", id, result: { content: "not a list" } }),
-      missing: (id) => ({ jsonrpc: "2.0", id, error: { code: -32602, message: "no such tool" } }),
     };
     const transport = await scriptedPeer((id, params) => {
-      const name = (params as { name: keyof typeof answers }).name;
-      return (answers[name] ?? answers.missing)(id);
+      const name = (params as { name: string }).name;
+      return (answers[name] ?? missing)(id);
     });
     const outcomes: ToolCallOutcome[] = [];
     const client = guardClient(newClient(), new ToolHooks(), { onOutcome: (o) => outcomes.push(o) });
