@@ -39,7 +39,6 @@ export interface CallerSlot {
   readonly options: RequestOptions | undefined;
   claimed: boolean;
   fatal?: { readonly error: unknown };
-  settled?: Promise<unknown>;
 }
 
 /** What a guarded client runs each call with. @internal */

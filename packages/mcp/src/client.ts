@@ -174,9 +174,7 @@ export function guardClient<C extends Client>(client: C, hooks: ToolHooks, optio
       // The first tools/call sent inside a callTool is that call; one a hook sends from there is its own.
       const slot = caller !== undefined && !caller.claimed ? caller : undefined;
       if (slot !== undefined) slot.claimed = true;
-      const done = runClientCall(env, params, forward, signal, slot);
-      if (slot !== undefined) slot.settled = done;
-      return done;
+      return runClientCall(env, params, forward, signal, slot);
     },
     listed: remember,
   };
@@ -217,7 +215,7 @@ export function guardClient<C extends Client>(client: C, hooks: ToolHooks, optio
     } catch (error) {
       if (slot.fatal !== undefined) throw slot.fatal.error;
       // Failed on the caller's side (cancelled, timed out, not connected, refused by the SDK before sending).
-      await slot.settled;
+      // A chain that was running goes on to its end (hooks need not watch the signal) and tells onOutcome then.
       const outcome = failedOutcome(nameIn(params), env.nextId(), error, bindFailure(error));
       if (!slot.claimed) {
         const call: McpClientCall = {

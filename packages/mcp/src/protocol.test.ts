@@ -217,17 +217,22 @@ describe("guardClient: callTool resolves, whatever it is given", () => {
     }
   });
 
-  it("a caller's timeout resolves isError, after onOutcome heard the call", async () => {
-    const { server } = filesServer();
+  it("a caller's timeout resolves isError without waiting for the hooks; the call is never sent, onOutcome hears it", async () => {
+    const { server, seen } = filesServer();
     const outcomes: ToolCallOutcome[] = [];
     const hooks = new ToolHooks();
-    hooks.before(() => new Promise((r) => setTimeout(r, 200)));
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    hooks.before(() => held);
     const client = guardClient(newClient(), hooks, { onOutcome: (o) => outcomes.push(o) });
     await link(server, client);
     const result = await client.callTool({ name: "read_note", arguments: { path: "a" } }, undefined, { timeout: 20 });
     expect(result.isError).toBe(true);
     expect(firstText(result)).toMatch(/timed out/i);
-    expect(outcomes.map((o) => o.status)).toEqual(["error"]);
+    expect(outcomes).toEqual([]);
+    release();
+    await expect.poll(() => outcomes.map((o) => o.status)).toEqual(["error"]);
+    expect(seen).toEqual([]);
   });
 });
 
