@@ -237,6 +237,13 @@ describe("guardClient: callTool resolves, whatever it is given", () => {
 });
 
 describe("guarding twice is refused", () => {
+  it("an object that only looks like a Client is refused: TOOLWARE_MCP_UNSUPPORTED_SDK, not a guard that guards nothing", () => {
+    const lookalike = { callTool: async () => ({ content: [] }), listTools: async () => ({ tools: [] }) };
+    expect(() => guardClient(lookalike as never, new ToolHooks())).toThrow(
+      expect.objectContaining({ code: "TOOLWARE_MCP_UNSUPPORTED_SDK" }),
+    );
+  });
+
   it("a client, or a Proxy of it, is guarded once: TOOLWARE_ALREADY_GUARDED", () => {
     const client = guardClient(newClient(), new ToolHooks());
     for (const again of [client, new Proxy(client, {})]) {

@@ -139,6 +139,8 @@ describe("guardClient on the wire", () => {
     expect(() => {
       transport.send = async () => {};
     }).toThrow(TypeError);
+    expect(() => Object.defineProperty(transport, "send", { value: async () => {} })).toThrow(TypeError);
+    expect(() => Object.defineProperty(transport, "note", { value: 1, configurable: true })).not.toThrow();
     expect(() => Object.defineProperty(client, "_transport", { value: undefined })).toThrow(TypeError);
     await client.close();
     const hooks = new ToolHooks();
