@@ -3,6 +3,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { CallToolResultSchema, CreateTaskResultSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { HookFailedError, type ToolCallOutcome, ToolHooks, toolwareCode } from "@toolware/core";
 import { guardrails } from "@toolware/packs/guardrails";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { guardClient } from "./index.js";
 import { filesServer, firstText, link, newClient } from "./test-fixtures.js";
@@ -171,6 +172,25 @@ describe("guardClient: callTool resolves, whatever it is given", () => {
     expect(seen).toEqual([]);
     expect(outcomes).toHaveLength(12);
     expect(outcomes.every((o) => toolwareCode(o.error) === "TOOLWARE_INVALID_INPUT")).toBe(true);
+  });
+
+  it("whatever the params (fast-check), callTool on the instance or the prototype resolves; no object, no run", async () => {
+    const { client, seen } = await guardedPair();
+    await fc.assert(
+      fc.asyncProperty(fc.anything(), fc.boolean(), async (args, viaPrototype) => {
+        const before = seen.length;
+        const params = { name: "read_note", arguments: args as never };
+        const result = viaPrototype
+          ? await Client.prototype.callTool.call(client, params)
+          : await client.callTool(params);
+        const readable = args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args));
+        if (!readable) {
+          expect(result.isError).toBe(true);
+          expect(seen.length).toBe(before);
+        }
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it("only a 'throw'-policy hook makes callTool reject, with the hook's own error", async () => {
