@@ -114,6 +114,6 @@ describe("annotations can make a guard stricter, never looser", () => {
     expect(() => guardClient({} as never, hooks)).toThrow(TypeError);
     expect(() => guardClient(newClient(), {} as never)).toThrow(TypeError);
     const client = guardClient(newClient(), hooks);
-    expect(() => guardClient(client, hooks)).toThrow(expect.objectContaining({ code: "TOOLWARE_ALREADY_GUARDED" }));
+    expect(() => guardClient(client, hooks)).toThrow(expect.objectContaining({ code: "TOOLWARE_MCP_ALREADY_GUARDED" }));
   });
 });

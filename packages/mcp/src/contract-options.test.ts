@@ -71,6 +71,6 @@ describe("@toolware/mcp: bad options are refused with stable codes", () => {
       "TOOLWARE_INVALID_OPTION",
     );
     const client = guardClient(newClient(), hooks);
-    expect(code(() => guardClient(client, hooks))).toBe("TOOLWARE_ALREADY_GUARDED");
+    expect(code(() => guardClient(client, hooks))).toBe("TOOLWARE_MCP_ALREADY_GUARDED");
   });
 });

@@ -14,14 +14,14 @@ function marked(target: object): boolean {
 }
 
 /**
- * Marks a client or server as guarded, or refuses one that already is (`TOOLWARE_ALREADY_GUARDED`):
+ * Marks a client or server as guarded, or refuses one that already is (`TOOLWARE_MCP_ALREADY_GUARDED`):
  * its calls would run two chains (a limit counted twice, two audit lines a call).
  * @internal
  */
 export function claimGuard(target: object, what: "client" | "server"): void {
   if (marked(target)) {
     throw new ToolwareTypeError(
-      "TOOLWARE_ALREADY_GUARDED",
+      "TOOLWARE_MCP_ALREADY_GUARDED",
       `this MCP ${what} is already guarded: its calls would run two chains (guard it once, with one ToolHooks)`,
     );
   }

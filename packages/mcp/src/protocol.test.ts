@@ -264,11 +264,11 @@ describe("guarding twice is refused", () => {
     );
   });
 
-  it("a client, or a Proxy of it, is guarded once: TOOLWARE_ALREADY_GUARDED", () => {
+  it("a client, or a Proxy of it, is guarded once: TOOLWARE_MCP_ALREADY_GUARDED", () => {
     const client = guardClient(newClient(), new ToolHooks());
     for (const again of [client, new Proxy(client, {})]) {
       expect(() => guardClient(again, new ToolHooks())).toThrow(
-        expect.objectContaining({ code: "TOOLWARE_ALREADY_GUARDED" }),
+        expect.objectContaining({ code: "TOOLWARE_MCP_ALREADY_GUARDED" }),
       );
     }
   });

@@ -161,7 +161,7 @@ describe("guardServer over the in-memory transport", () => {
     const hooks = new ToolHooks();
     const server = new McpServer({ name: "s", version: "1" });
     guardServer(server, hooks);
-    expect(() => guardServer(server, hooks)).toThrow(expect.objectContaining({ code: "TOOLWARE_ALREADY_GUARDED" }));
+    expect(() => guardServer(server, hooks)).toThrow(expect.objectContaining({ code: "TOOLWARE_MCP_ALREADY_GUARDED" }));
     expect(() => guardServer({} as never, hooks)).toThrow(TypeError);
     expect(() => guardServer(new McpServer({ name: "s", version: "1" }), hooks, { bnd: () => ({}) } as never)).toThrow(
       expect.objectContaining({ code: "TOOLWARE_UNKNOWN_OPTION" }),
