@@ -16,6 +16,14 @@ export {
   type OutcomeListener,
   type PerCallBindings,
 } from "./adapter-kit.js";
+export {
+  type ApprovalBinding,
+  ApprovalLedger,
+  approvalAnswers,
+  bindApproval,
+  bindingKey,
+  digestArguments,
+} from "./approval-binding.js";
 export type { CallBindings, ExplainQuery } from "./call-args.js";
 export {
   type ExecuteTool,
