@@ -46,9 +46,7 @@ function setup(log: string[], extra?: (hooks: ToolHooks) => void) {
     });
     history.push(...result.response.messages);
     const asked = result.content.flatMap((p) =>
-      p.type === "tool-approval-request" && p.isAutomatic !== true
-        ? [{ approvalId: p.approvalId, toolName: p.toolCall.toolName }]
-        : [],
+      p.type === "tool-approval-request" ? [{ approvalId: p.approvalId, toolName: p.toolCall.toolName }] : [],
     );
     return { m, asked, result };
   };

@@ -1,7 +1,7 @@
 import { ApprovalLedger, digestArguments, type ToolCallOutcome } from "@toolware/core";
 import { type AiSdkApprovalAnswer, answerOf, type SdkCallOptions } from "./call.js";
+import type { Gate } from "./gates.js";
 import { findApprovalResponse } from "./history.js";
-import type { Gate } from "./runner.js";
 
 /** A chain started in the SDK's approval phase. @internal */
 export interface Started {

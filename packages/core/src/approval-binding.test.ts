@@ -5,6 +5,7 @@ import {
   approvalAnswers,
   bindApproval,
   bindingKey,
+  defineTool,
   digestArguments,
   scriptedHumanInput,
   ToolHooks,
@@ -86,7 +87,7 @@ describe("digestArguments", () => {
       { n: Number.NaN },
       { n: Number.POSITIVE_INFINITY },
       { a: [1, undefined] },
-      { a: [1, , 3] },
+      { a: Object.assign(new Array(3), { 0: 1, 2: 3 }) },
       { d: new Date(0) },
       { m: new Map() },
       { u: new Uint8Array(2) },
@@ -164,7 +165,7 @@ describe("bindApproval / approvalAnswers", () => {
       ctx.toolInput.to = "rewritten";
       await ctx.requestHumanInput("ok?");
     });
-    const tool = { name: "send", execute: () => "sent" };
+    const tool = defineTool({ name: "send", execute: (_input: Record<string, unknown>) => "sent" });
     await hooks.invoke(tool, { to: "a" }, { callId: "c1" });
     await hooks.invoke(tool, { f: () => 1 } as never, { callId: "c2" });
     expect(human.requests[0]?.binding).toEqual(bindApproval("send", "c1", { to: "rewritten" }));

@@ -203,6 +203,26 @@ export function approvalAnswers(binding: unknown, toolName: string, callId: stri
 }
 
 /**
+ * Whether two bindings name the same call: tool, call id and digest. Never throws: a value that is
+ * not a readable binding names no call.
+ *
+ * @example
+ * ```ts
+ * sameBinding(resumed.binding, question.binding); // the answer was given for this question's call
+ * ```
+ */
+export function sameBinding(a: unknown, b: unknown): boolean {
+  try {
+    if (a === null || typeof a !== "object" || b === null || typeof b !== "object") return false;
+    const x = a as Partial<ApprovalBinding>;
+    const y = b as Partial<ApprovalBinding>;
+    return typeof x.digest === "string" && x.toolName === y.toolName && x.callId === y.callId && x.digest === y.digest;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Approvals that each answer one call once: an approval taken here cannot be taken again (a model
  * that repeats call ids, a replayed history). Remembers at most `max` approvals, oldest forgotten
  * first.

@@ -23,6 +23,7 @@ export {
   bindApproval,
   bindingKey,
   digestArguments,
+  sameBinding,
 } from "./approval-binding.js";
 export type { CallBindings, ExplainQuery } from "./call-args.js";
 export {
