@@ -1,5 +1,6 @@
 import { ToolwareTypeError } from "@toolware/core";
 import { runnerOf } from "./guard.js";
+import { resumingAnswer, UNBOUND } from "./history.js";
 
 /** An ai 7 approval status (`ToolApprovalStatus`), written without importing ai 7's types. */
 export type AiSdkToolApprovalStatus =
@@ -62,7 +63,13 @@ export function toolApproval<R extends AiSdkToolApprovalRequest = AiSdkToolAppro
       messages: request.messages as never,
       context,
     });
-    if (early.kind === "deferred") return { type: "user-approval" };
+    if (early.kind === "deferred") {
+      if (!resumingAnswer(request.messages as never, toolCallId)) return { type: "user-approval" };
+      // The SDK runs a resumed call unless this phase denies it: no answer here was bound to this call.
+      const reason = UNBOUND(toolName, toolCallId);
+      runner.withdraw(toolCallId, reason);
+      return { type: "denied", reason };
+    }
     if (early.kind === "blocked") {
       runner.forget(toolCallId);
       return { type: "denied", reason: early.outcome.result };

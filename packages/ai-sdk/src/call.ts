@@ -1,6 +1,16 @@
-import type { ToolCallHookContext } from "@toolware/core";
+import type { ApprovalBinding, ToolCallHookContext } from "@toolware/core";
 import type { ModelMessage } from "ai";
 import type { AiSdkApprovalResponse, AiSdkCallContext } from "./types.js";
+
+/** How the runner hears of a question handed to the user, and hands the answer back. @internal */
+export interface Deferral {
+  /** Called when the approval pack hands the call to the SDK's flow; returns the answer to come. */
+  ask(): Promise<AiSdkApprovalAnswer>;
+  /** Takes the answer found in the messages: true once, false when another call used it already. */
+  take(response: AiSdkApprovalResponse): boolean;
+  /** Why the call is denied without asking: the SDK runs a call no bound answer approved. */
+  readonly refused?: string | undefined;
+}
 
 /** The `framework.name` this adapter gives its calls. */
 export const FRAMEWORK = "ai-sdk";
@@ -21,8 +31,8 @@ class Made extends Returns {
     return #made in value;
   }
 }
-// Set by `aiSdkApproval` when it hands a call to the SDK's approval flow; read by the approval phase.
-const deferrals = new WeakMap<object, () => void>();
+// The runner's side of each call: how `aiSdkApproval` asks the user and takes an answer once.
+const deferrals = new WeakMap<object, Deferral>();
 
 /** What the SDK's `execute`, `needsApproval` or `toolApproval` passed, as far as the adapter reads it. */
 export interface SdkCallOptions {
@@ -33,56 +43,13 @@ export interface SdkCallOptions {
   readonly context?: unknown;
 }
 
-function record(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
-}
-
-/**
- * The user's answer to the SDK's approval request for `toolCallId`, if the messages hold one: an
- * assistant `tool-approval-request` naming the call and a tool `tool-approval-response` with its id.
- */
-export function findApprovalResponse(
-  messages: readonly ModelMessage[] | undefined,
-  toolCallId: string,
-): AiSdkApprovalResponse | undefined {
-  if (!Array.isArray(messages)) return undefined;
-  // Most conversations hold no approval at all: the set and the list exist only once one shows up.
-  let requested: Set<string> | undefined;
-  let responses: AiSdkApprovalResponse[] | undefined;
-  for (const message of messages) {
-    const content = record(message)?.content;
-    if (!Array.isArray(content)) continue;
-    for (const item of content) {
-      const part = record(item);
-      if (part === undefined || typeof part.approvalId !== "string") continue;
-      if (part.type === "tool-approval-request" && part.toolCallId === toolCallId) {
-        requested ??= new Set();
-        requested.add(part.approvalId);
-      } else if (part.type === "tool-approval-response") {
-        responses ??= [];
-        responses.push({
-          approvalId: part.approvalId,
-          approved: part.approved === true,
-          reason: typeof part.reason === "string" ? part.reason : undefined,
-        });
-      }
-    }
-  }
-  if (requested === undefined || responses === undefined) return undefined;
-  // The last answer given for this call counts.
-  for (let i = responses.length - 1; i >= 0; i--) {
-    const response = responses[i] as AiSdkApprovalResponse;
-    if (requested.has(response.approvalId)) return response;
-  }
-  return undefined;
-}
-
 /** Builds the frozen context of one call. */
 export function makeCall(
   toolName: string,
   input: unknown,
   options: SdkCallOptions,
   phase: AiSdkCallContext["phase"],
+  approvalResponse: AiSdkApprovalResponse | undefined,
 ): AiSdkCallContext {
   const messages = Array.isArray(options.messages) ? options.messages : [];
   const call: AiSdkCallContext = {
@@ -93,7 +60,7 @@ export function makeCall(
     abortSignal: options.abortSignal instanceof AbortSignal ? options.abortSignal : undefined,
     experimentalContext: options.experimental_context,
     toolContext: options.context,
-    approvalResponse: findApprovalResponse(messages, options.toolCallId),
+    approvalResponse,
     phase,
   };
   // Stamped before it is frozen: a brand cannot be added to a frozen object in every engine.
@@ -101,9 +68,9 @@ export function makeCall(
   return Object.freeze(call);
 }
 
-/** Lets `aiSdkApproval` tell the approval phase of `call` that the user is to be asked. @internal */
-export function onDeferral(call: AiSdkCallContext, listener: () => void): void {
-  deferrals.set(call, listener);
+/** Lets `aiSdkApproval` hand `call` to the user and take its answer once. @internal */
+export function onDeferral(call: AiSdkCallContext, deferral: Deferral): void {
+  deferrals.set(call, deferral);
 }
 
 /**
@@ -128,29 +95,44 @@ export function aiSdkCall(ctx: ToolCallHookContext): AiSdkCallContext | undefine
 }
 
 /** The approval pack's answer for a call that went through the SDK's approval flow. */
-export type AiSdkApprovalAnswer = { approve: boolean; reason?: string } | "defer" | undefined;
+export type AiSdkApprovalAnswer =
+  | { approve: boolean; reason?: string; binding?: ApprovalBinding }
+  | "defer"
+  | undefined;
+
+/** The approval pack's answer for the user's response, bound to the call it answers. @internal */
+export function answerOf(response: AiSdkApprovalResponse): AiSdkApprovalAnswer {
+  const binding = response.binding;
+  return response.approved
+    ? { approve: true, binding }
+    : { approve: false, reason: response.reason ?? "the user denied it in the chat", binding };
+}
 
 /**
  * Connects the approval pack to the SDK's approval flow: pass it as the pack's `external` option.
- * A call the user already answered in the SDK is approved or denied by that answer; a call in the
- * SDK's approval phase is handed to the user ("defer": the SDK emits its approval request and the
- * run pauses); any other call is asked through the ToolHooks' human-input provider as usual.
+ * A call the user already answered in the SDK is approved or denied by that answer, if the answer is
+ * bound to this call (same tool, same id, same arguments) and no other call used it; a call in the
+ * SDK's approval phase is handed to the user (the SDK emits its approval request, the run pauses, and
+ * the call's chain waits for the answer in this process, so it runs once, question and execution
+ * together); any other call is asked through the ToolHooks' human-input provider as usual.
  *
  * @example
  * ```ts
  * hooks.use(approval({ tools: ["send_email"], external: aiSdkApproval }));
  * ```
  */
-export function aiSdkApproval(ctx: ToolCallHookContext): AiSdkApprovalAnswer {
+export function aiSdkApproval(ctx: ToolCallHookContext): AiSdkApprovalAnswer | Promise<AiSdkApprovalAnswer> {
   const call = aiSdkCall(ctx);
   if (call === undefined) return undefined;
+  const deferral = deferrals.get(call);
+  if (deferral?.refused !== undefined) return { approve: false, reason: deferral.refused };
   const response = call.approvalResponse;
-  if (response !== undefined) {
-    return response.approved
-      ? { approve: true }
-      : { approve: false, reason: response.reason ?? "the user denied it in the chat" };
+  if (response !== undefined && deferral?.take(response) === true) return answerOf(response);
+  if (call.phase !== "approval" || deferral === undefined) {
+    // An answer another call used already: this one was never asked, and cannot be asked here.
+    return response === undefined
+      ? undefined
+      : { approve: false, reason: `the approval of call ${call.toolCallId} was used already; ask again` };
   }
-  if (call.phase !== "approval") return undefined;
-  deferrals.get(call)?.();
-  return "defer";
+  return deferral.ask();
 }

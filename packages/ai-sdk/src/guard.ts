@@ -1,5 +1,6 @@
 import { ToolHooks, ToolwareError, ToolwareTypeError } from "@toolware/core";
-import { findApprovalResponse, type SdkCallOptions } from "./call.js";
+import type { SdkCallOptions } from "./call.js";
+import { resumingAnswer, UNBOUND } from "./history.js";
 import { checkOptions } from "./options.js";
 import { isDeniedOutput } from "./outcome.js";
 import { ToolRunner } from "./runner.js";
@@ -46,9 +47,13 @@ function approvalCheck(runner: ToolRunner, own: unknown): NeedsApproval {
   return async (input, options) => {
     // An answered request is checked again on resume: the SDK runs it only if it still "needs approval"
     // (the chain then runs at execute, where the approval pack reads the user's answer).
-    if (own === true || findApprovalResponse(options.messages, options.toolCallId) !== undefined) return true;
+    if (own === true || runner.answered(input, options)) return true;
     if (typeof own === "function" && (await (own as NeedsApproval)(input, options)) === true) return true;
-    return (await runner.early(input, options)).kind === "deferred";
+    if ((await runner.early(input, options)).kind !== "deferred") return false;
+    if (!resumingAnswer(options.messages, options.toolCallId)) return true;
+    // ai 6 denies a resumed call that "does not require approval": no answer here was bound to it.
+    runner.withdraw(options.toolCallId, UNBOUND(runner.name, options.toolCallId));
+    return false;
   };
 }
 

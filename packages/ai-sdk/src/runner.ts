@@ -12,15 +12,16 @@ import {
 } from "@toolware/core";
 import { FRAMEWORK, makeCall, onDeferral, type SdkCallOptions } from "./call.js";
 import { copyOf } from "./copy.js";
+import { type Gate, Gates, isAsyncIterable, lastValue } from "./gates.js";
+import { findApprovalResponse, UNBOUND } from "./history.js";
 import { type Mapped, toSdkValue } from "./outcome.js";
-import type { AiSdkCallContext, AiSdkToolInfo, GuardToolsOptions } from "./types.js";
+import type { AiSdkApprovalResponse, AiSdkCallContext, AiSdkToolInfo, GuardToolsOptions } from "./types.js";
+import { type Started, Waits } from "./waits.js";
 
-/** Runs the SDK tool's own `execute` with the (possibly rewritten) input and toolware's signal. */
-type Gate = (input: object, signal: AbortSignal) => Promise<unknown>;
 type SdkExecute = (input: unknown, options: Record<string, unknown>) => unknown;
 
 /** A call whose chain started in the SDK's approval phase and waits for the SDK's `execute`. */
-interface Parked {
+export interface Parked {
   readonly outcome: Promise<ToolCallOutcome>;
   /** Lets the chain, parked where the tool runs, go on; undefined when it already settled. */
   readonly release: ((gate: Gate) => void) | undefined;
@@ -34,30 +35,16 @@ export type EarlyResult =
   | { readonly kind: "blocked"; readonly outcome: ToolCallOutcome };
 
 const MAX_CHANGED = 10_000;
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return (
-    value !== null &&
-    typeof value === "object" &&
-    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function"
-  );
-}
-
-// A streaming tool: the chain sees its final value, as the SDK's own result would be.
-async function lastValue(values: AsyncIterable<unknown>): Promise<unknown> {
-  let last: unknown;
-  for await (const value of values) last = value;
-  return last;
-}
+// Outside the approval phase no question goes to the SDK's flow.
+const noQuestion = (): Promise<undefined> => Promise.resolve(undefined);
 
 /** Runs the calls of one guarded SDK tool through the chain. */
 export class ToolRunner {
   readonly tool: Tool<object, unknown>;
-  readonly #gates = new Map<string, Gate>();
-  #slotId: string | undefined = undefined;
-  #slotGate: Gate | undefined = undefined;
+  readonly #gates = new Gates();
   readonly #parked = new Map<string, Parked>();
   readonly #changed = new Set<string>();
+  readonly #waits = new Waits();
 
   constructor(
     readonly name: string,
@@ -73,7 +60,7 @@ export class ToolRunner {
       ...(tags === undefined ? {} : { tags }),
       ...(destructive === undefined ? {} : { destructive }),
       execute: (input, { signal, callId }) => {
-        const gate = this.#gateOf(callId);
+        const gate = this.#gates.of(callId);
         if (gate === undefined) {
           return Promise.reject(
             new ToolwareError("TOOLWARE_CALL_NOT_FOUND", `no AI SDK call ${callId} of tool ${name} is running`),
@@ -94,17 +81,34 @@ export class ToolRunner {
     this.#parked.delete(toolCallId);
   }
 
+  /** Ends the question of a call with a denial: the SDK resumed it with no answer bound to it. */
+  withdraw(toolCallId: string, reason: string): void {
+    this.#waits.withdraw(toolCallId, reason);
+  }
+
   /**
-   * The SDK's `execute`: continues a parked call, or runs the whole chain now. Not an `async`
-   * function: a call that needs no approval phase pays one reaction here, not three.
+   * The SDK's `execute`: continues a parked or waiting call, or runs the whole chain now. Not an
+   * `async` function: a call that needs no approval phase pays one reaction here, not three.
    */
   run(input: unknown, options: SdkCallOptions & Record<string, unknown>): Promise<unknown> {
     try {
       const id = options.toolCallId;
-      // Empty unless approvals are in play: the size check spares most calls the lookup.
+      // Empty unless approvals are in play: the size checks spare most calls the lookups.
       const parked = this.#parked.size === 0 ? undefined : this.#parked.get(id);
       if (parked !== undefined) return this.#resume(parked, id, options);
-      const call = makeCall(this.name, input, options, "execute");
+      let refused: string | undefined;
+      if (this.#waits.size !== 0) {
+        // ai 6: the SDK executes an answered call without asking the approval phase again.
+        const answered = this.#waits.answer(this.name, input, options);
+        if (answered.kind === "answered") return this.#resume(answered.started, id, options);
+        // A question for this id waits, and no answer bound to this call came with it.
+        if (answered.kind !== "none") refused = UNBOUND(this.name, id);
+      }
+      const response = refused === undefined ? this.#answerFor(input, options) : undefined;
+      const call = makeCall(this.name, input, options, "execute", response);
+      if (response !== undefined || refused !== undefined) {
+        onDeferral(call, { ask: noQuestion, take: (r) => this.#waits.ledger.take(r.approvalId), refused });
+      }
       return this.#start(call, input, options.abortSignal, this.#sdkGate(options), (outcome) => {
         this.#report(outcome, call);
         return this.#mapped(outcome, id).value;
@@ -112,6 +116,20 @@ export class ToolRunner {
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  /** Whether the messages hold the user's answer to this very call, not used yet (ai 6's resume). */
+  answered(input: unknown, options: SdkCallOptions): boolean {
+    return this.#answerFor(input, options) !== undefined;
+  }
+
+  #answerFor(input: unknown, options: SdkCallOptions): AiSdkApprovalResponse | undefined {
+    const response = findApprovalResponse(options.messages, {
+      toolCallId: options.toolCallId,
+      toolName: this.name,
+      input,
+    });
+    return response === undefined || this.#waits.ledger.taken(response.approvalId) ? undefined : response;
   }
 
   async #resume(parked: Parked, id: string, options: SdkCallOptions & Record<string, unknown>): Promise<unknown> {
@@ -126,42 +144,84 @@ export class ToolRunner {
   }
 
   /**
-   * The SDK's approval phase: starts the chain and waits until it reaches the tool (the chain then
-   * waits for `execute`), settles, or hands the call to the user.
+   * The SDK's approval phase: starts the chain (or hands the user's answer to the chain that asked
+   * for it) and waits until it reaches the tool (the chain then waits for `execute`), settles, or
+   * hands the call to the user (the chain then waits for the answer).
    */
   async early(input: unknown, options: SdkCallOptions): Promise<EarlyResult> {
     const id = options.toolCallId;
-    const call = makeCall(this.name, input, options, "approval");
-    let deferred = false;
-    onDeferral(call, () => {
-      deferred = true;
-    });
+    let trusted = true;
+    if (this.#waits.size !== 0) {
+      const answered = this.#waits.answer(this.name, input, options);
+      if (answered.kind === "waiting") return { kind: "deferred" };
+      if (answered.kind === "answered") return this.#settle(id, answered.started, false);
+      trusted = answered.kind === "none";
+    }
+    const call = makeCall(this.name, input, options, "approval", trusted ? this.#answerFor(input, options) : undefined);
+    const controller = new AbortController();
+    const started = this.#begin(call, input, controller);
+    return this.#settle(id, started, true);
+  }
+
+  async #settle(id: string, started: Started, canAsk: boolean): Promise<EarlyResult> {
+    const racers: Promise<"tool" | "asked" | "settled">[] = [started.atTool, started.outcome.then(() => "settled")];
+    if (canAsk) racers.push(started.asked);
+    const first = await Promise.race(racers);
+    if (first === "asked") return { kind: "deferred" };
+    if (first === "tool") {
+      this.#parked.set(id, { outcome: started.outcome, release: started.release, controller: started.controller });
+      return { kind: "go" };
+    }
+    const settled = await started.outcome;
+    this.#parked.set(id, { outcome: started.outcome, release: undefined, controller: started.controller });
+    return settled.status === "blocked" ? { kind: "blocked", outcome: settled } : { kind: "go" };
+  }
+
+  /** Starts the chain of `call`: it stops where the tool would run until `release` hands it the SDK's `execute`. */
+  #begin(call: AiSdkCallContext, input: unknown, controller: AbortController): Started {
+    const id = call.toolCallId;
     let reached = (): void => {};
     const atTool = new Promise<"tool">((resolve) => {
       reached = () => resolve("tool");
     });
     let release: (gate: Gate) => void = () => {};
-    const runner = new Promise<Gate>((resolve) => {
+    const sdk = new Promise<Gate>((resolve) => {
       release = resolve;
     });
-    const gate: Gate = (args, signal) => {
+    const parkedGate: Gate = (args, s) => {
       reached();
-      return runner.then((g) => g(args, signal));
+      return sdk.then((g) => g(args, s));
     };
-    const controller = new AbortController();
-    const outcome = this.#start(call, input, controller.signal, gate, (o) => {
-      if (!deferred) this.#report(o, call);
-      return o;
+    let asked: (value: "asked") => void = () => {};
+    const started: Started = {
+      outcome: undefined as unknown as Promise<ToolCallOutcome>,
+      atTool,
+      asked: new Promise<"asked">((resolve) => {
+        asked = resolve;
+      }),
+      release,
+      controller,
+    };
+    onDeferral(call, {
+      ask: () => {
+        const answer = this.#waits.wait(id, input, started);
+        asked("asked");
+        return answer;
+      },
+      take: (response) => this.#waits.ledger.take(response.approvalId),
     });
-    const first = await Promise.race([atTool, outcome.then(() => "settled" as const)]);
-    if (first === "tool") {
-      this.#parked.set(id, { outcome, release, controller });
-      return { kind: "go" };
-    }
-    const settled = await outcome;
-    if (deferred) return { kind: "deferred" };
-    this.#parked.set(id, { outcome, release: undefined, controller });
-    return settled.status === "blocked" ? { kind: "blocked", outcome: settled } : { kind: "go" };
+    (started as { outcome: Promise<ToolCallOutcome> }).outcome = this.#start(
+      call,
+      input,
+      controller.signal,
+      parkedGate,
+      (outcome) => {
+        this.#waits.ended(id, started);
+        this.#report(outcome, call);
+        return outcome;
+      },
+    );
+    return started;
   }
 
   // Not an `async` function: the tool's own promise goes to the chain as it is (one reaction, not three);
@@ -204,7 +264,7 @@ export class ToolRunner {
       callId: id,
       framework: { name: FRAMEWORK, context: call },
     };
-    this.#openGate(id, gate);
+    this.#gates.open(id, gate);
     let pending: Promise<ToolCallOutcome>;
     try {
       pending = this.hooks.invoke(this.tool, copyOf(input) as object, bindings);
@@ -214,40 +274,14 @@ export class ToolRunner {
     // One reaction for both ends (not catch + finally): the gate goes when the call has settled.
     return pending.then(
       (outcome) => {
-        this.#closeGate(id, gate);
+        this.#gates.close(id, gate);
         return finish(outcome);
       },
       (error: unknown) => {
-        this.#closeGate(id, gate);
+        this.#gates.close(id, gate);
         return finish(this.#failed(call, error));
       },
     );
-  }
-
-  // The gate of the one call running (the usual case: the SDK runs a step's calls one after another
-  // unless the model asked for several) sits in a slot; further ones in the map. An id is in one
-  // place at most, and opening a gate for an id already open replaces it, as with the map alone.
-  #openGate(id: string, gate: Gate): void {
-    if (this.#slotId === id || (this.#slotId === undefined && !this.#gates.has(id))) {
-      this.#slotId = id;
-      this.#slotGate = gate;
-    } else {
-      this.#gates.set(id, gate);
-    }
-  }
-
-  #gateOf(id: string): Gate | undefined {
-    return id === this.#slotId ? this.#slotGate : this.#gates.get(id);
-  }
-
-  #closeGate(id: string, gate: Gate): void {
-    if (id === this.#slotId) {
-      if (this.#slotGate !== gate) return;
-      this.#slotId = undefined;
-      this.#slotGate = undefined;
-    } else if (this.#gates.get(id) === gate) {
-      this.#gates.delete(id);
-    }
   }
 
   /** The outcome of a call that could not start (bad bindings, a throwing `bind`, a bad input). */

@@ -1,4 +1,4 @@
-import type { Agent, Crew, Task, ToolCallOutcome } from "@toolware/core";
+import type { Agent, ApprovalBinding, Crew, Task, ToolCallOutcome } from "@toolware/core";
 import type { ModelMessage } from "ai";
 
 /** The SDK's answer to an approval request for one call, read from the messages of the run. */
@@ -6,6 +6,8 @@ export interface AiSdkApprovalResponse {
   readonly approvalId: string;
   readonly approved: boolean;
   readonly reason: string | undefined;
+  /** The call this answer is bound to: the tool, the call id and the digest of the arguments the user saw. */
+  readonly binding: ApprovalBinding;
 }
 
 /**
@@ -27,7 +29,10 @@ export interface AiSdkCallContext {
   readonly experimentalContext: unknown;
   /** ai 7: the tool's own context (`toolsContext[toolName]`). */
   readonly toolContext: unknown;
-  /** The user's answer when this call went through the SDK's approval flow. */
+  /**
+   * The user's answer when this call went through the SDK's approval flow: only an answer to a
+   * request for this tool, this id and these arguments, not yet used by another call.
+   */
   readonly approvalResponse: AiSdkApprovalResponse | undefined;
   /**
    * `"approval"` while the SDK asks whether the call needs approval (`needsApproval` or

@@ -1,3 +1,4 @@
+import { type ApprovalBinding, bindApproval } from "./approval-binding.js";
 import type { HumanInputOptions, ToolCallHookContext } from "./context.js";
 import {
   HumanInputTimeoutError,
@@ -8,6 +9,15 @@ import {
 } from "./errors.js";
 import type { HumanInputProvider } from "./human-input.js";
 import { checkKeys, isPlainObject, MAX_TIMER_MS, showValue } from "./keys.js";
+
+// The question names the call it is about; arguments that cannot be digested leave it unbound.
+function bindingOf(ctx: ToolCallHookContext): ApprovalBinding | undefined {
+  try {
+    return bindApproval(ctx.toolName, ctx.callId, ctx.toolInput);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Asks the provider one question for a call, with the call's signal, the question's own and a time limit. @internal */
 // A provider may throw anything, a Proxy whose getPrototypeOf trap throws included.
@@ -90,7 +100,7 @@ export async function askHuman(
   let onAbort: (() => void) | undefined;
   try {
     const answered = Promise.resolve(
-      provider({ prompt, defaultMessage, toolName: ctx.toolName, callId: ctx.callId, signal }),
+      provider({ prompt, defaultMessage, toolName: ctx.toolName, callId: ctx.callId, binding: bindingOf(ctx), signal }),
     );
     const racers: Promise<unknown>[] = [answered];
     if (limit !== undefined) {

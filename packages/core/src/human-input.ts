@@ -1,3 +1,4 @@
+import type { ApprovalBinding } from "./approval-binding.js";
 import { HumanInputTimeoutError, HumanInputUnavailableError, ToolwareTypeError } from "./errors.js";
 import { MAX_TIMER_MS, showValue } from "./keys.js";
 
@@ -7,6 +8,13 @@ export interface HumanInputRequest {
   readonly defaultMessage: string | undefined;
   readonly toolName: string;
   readonly callId: string;
+  /**
+   * The call this question is about, as it is when asked: tool, call id and the digest of its
+   * arguments. A provider that keeps the answer for later (an inbox, a durable run) stores it and
+   * lets the answer run only the call it names. Undefined when the arguments cannot be digested
+   * (`TOOLWARE_UNBINDABLE_INPUT`): such a call cannot be approved for later.
+   */
+  readonly binding?: ApprovalBinding | undefined;
   /** Aborts when the call is cancelled; providers should stop waiting then. */
   readonly signal: AbortSignal;
 }

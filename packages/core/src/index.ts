@@ -16,6 +16,15 @@ export {
   type OutcomeListener,
   type PerCallBindings,
 } from "./adapter-kit.js";
+export {
+  type ApprovalBinding,
+  ApprovalLedger,
+  approvalAnswers,
+  bindApproval,
+  bindingKey,
+  digestArguments,
+  sameBinding,
+} from "./approval-binding.js";
 export type { CallBindings, ExplainQuery } from "./call-args.js";
 export {
   type ExecuteTool,

@@ -1,10 +1,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { interrupt, isGraphInterrupt } from "@langchain/langgraph";
 import {
+  type ApprovalBinding,
   type HumanInputProvider,
   type HumanInputRequest,
   HumanInputUnavailableError,
   messageOf,
+  sameBinding,
   type ToolCallOutcome,
   type ToolHooks,
   ToolwareTypeError,
@@ -18,6 +20,17 @@ export interface ToolwareInterrupt {
   readonly toolName: string;
   /** The tool call's id (LangChain's `tool_call.id`). */
   readonly callId: string;
+  /**
+   * The call this question is about: tool, call id and the digest of its arguments as asked. Resume
+   * with `{ answer, binding }` (this binding) so that the answer can only run this call.
+   */
+  readonly binding: ApprovalBinding | undefined;
+}
+
+/** A resume value that names the call it answers: `new Command({ resume: { answer: "yes", binding } })`. */
+export interface ToolwareResume {
+  readonly answer: string;
+  readonly binding: ApprovalBinding;
 }
 
 interface Question {
@@ -47,8 +60,18 @@ export class DurableCall<R> {
   wake: () => void = () => {};
   /** Whether a pass is driving the call now: a resume comes only after the interrupted pass has ended. */
   driving = false;
+  /**
+   * Questions another call asked first in this task (its id was reused, or the tool call was changed
+   * while it waited): LangGraph hands their answers out by position, so they are replayed and their
+   * answers dropped, and this call's own questions come after them.
+   */
+  stale: readonly ToolwareInterrupt[] = [];
 
-  constructor(pass: Pass<R>) {
+  constructor(
+    pass: Pass<R>,
+    /** The tool, id and digest of the arguments this call started with; undefined when they cannot be digested. */
+    readonly binding: ApprovalBinding | undefined,
+  ) {
     this.pass = pass;
     this.owner = undefined;
   }
@@ -62,6 +85,7 @@ export class DurableCall<R> {
           defaultMessage: request.defaultMessage,
           toolName: request.toolName,
           callId: request.callId,
+          binding: request.binding,
         },
         settled: false,
         answer: (value) => {
@@ -111,11 +135,29 @@ function attach(call: DurableCall<unknown>, signal: AbortSignal | undefined): ()
   return () => signal.removeEventListener("abort", onAbort);
 }
 
-// What LangGraph gives back on resume: the person's answer. Anything else fails the question closed.
-function readAnswer(value: unknown): string | Error {
+// What LangGraph gives back on resume: the person's answer, or `{ answer, binding }` naming the call it
+// answers. Anything else, or an answer bound to another call, fails the question closed.
+function readAnswer(value: unknown, asked: ToolwareInterrupt): string | Error {
   if (typeof value === "string") return value;
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    let answer: unknown;
+    let binding: unknown;
+    try {
+      ({ answer, binding } = value as Partial<ToolwareResume>);
+    } catch {
+      return new HumanInputUnavailableError("the run was resumed with an answer that cannot be read");
+    }
+    if (typeof answer === "string" && binding !== undefined) {
+      if (asked.binding === undefined || !sameBinding(binding, asked.binding)) {
+        return new HumanInputUnavailableError(
+          `the answer was given for another call (its binding names another tool, call id or arguments than ${asked.toolName} call ${asked.callId}); ask again`,
+        );
+      }
+      return answer;
+    }
+  }
   return new HumanInputUnavailableError(
-    `the run was resumed with ${value === null ? "null" : typeof value} for a toolware question; resume with the answer text, such as new Command({ resume: "yes" })`,
+    `the run was resumed with ${value === null ? "null" : typeof value} for a toolware question; resume with the answer text, such as new Command({ resume: "yes" }), or with { answer, binding }`,
   );
 }
 
@@ -130,6 +172,7 @@ function readAnswer(value: unknown): string | Error {
 export async function runDurable<R>(
   hooks: ToolHooks,
   key: string | undefined,
+  binding: ApprovalBinding | undefined,
   pass: Pass<R>,
   start: (call: DurableCall<R>) => Promise<ToolCallOutcome<R>>,
 ): Promise<ToolCallOutcome<R>> {
@@ -138,8 +181,15 @@ export async function runDurable<R>(
   // A live pass under the same key is another call that reuses the id (a second run, a model that
   // repeats ids), not a resume: joining it would hand this call that one's outcome, unguarded.
   const owned = call === undefined || !call.driving;
-  if (call === undefined || !owned) {
-    const fresh = new DurableCall<R>(pass);
+  // A waiting call is this one only if it is the same call: same tool, same arguments. Otherwise the
+  // id was reused or the tool call changed while it waited: its chain (and its answers) answer nothing here.
+  const same = call !== undefined && owned && sameBinding(call.binding, binding);
+  if (call === undefined || !same) {
+    const fresh = new DurableCall<R>(pass, binding);
+    if (call !== undefined && owned) {
+      fresh.stale = [...call.stale, ...call.questions.map((q) => q.payload)];
+      call.controller.abort(new HumanInputUnavailableError("the tool call was replaced while its question waited"));
+    }
     call = fresh;
     if (key !== undefined && owned) registry.set(key, fresh as DurableCall<unknown>);
     fresh.outcome = current.run(fresh as DurableCall<unknown>, () => start(fresh));
@@ -153,6 +203,14 @@ export async function runDurable<R>(
   const detach = attach(call as DurableCall<unknown>, pass.signal);
   call.driving = true;
   try {
+    // The answers LangGraph holds for questions another call asked first in this task are theirs, not ours.
+    for (const payload of call.stale) {
+      try {
+        interrupt(payload);
+      } catch (error) {
+        if (isGraphInterrupt(error)) throw error;
+      }
+    }
     let replayed = 0;
     for (;;) {
       // Every question in order: answered ones only move LangGraph's interrupt counter on.
@@ -168,7 +226,7 @@ export async function runDurable<R>(
           );
           continue;
         }
-        const answer = readAnswer(value);
+        const answer = readAnswer(value, question.payload);
         if (typeof answer === "string") question.answer(answer);
         else question.fail(answer);
       }

@@ -2,6 +2,7 @@ export {
   type InterruptHumanInputOptions,
   interruptHumanInput,
   type ToolwareInterrupt,
+  type ToolwareResume,
 } from "./durable.js";
 export { type GuardToolOptions, guardTool, type LangChainToolCall, langchainToolCall } from "./guard-tool.js";
 export {

@@ -1,5 +1,7 @@
 import {
+  type ApprovalBinding,
   type BindFunction,
+  bindApproval,
   bindCall,
   type CallBindings,
   defineTool,
@@ -43,6 +45,16 @@ const REFUSED = new Set([
   "TOOLWARE_INVALID_INPUT",
 ]);
 
+// The call a waiting chain must be to be joined on resume: tool, id and the model's arguments.
+function bindingOf<C, R>(plan: CallPlan<C, R>): ApprovalBinding | undefined {
+  if (plan.callId === undefined) return undefined;
+  try {
+    return bindApproval(plan.toolName, plan.callId, plan.input);
+  } catch {
+    return undefined;
+  }
+}
+
 function failed<R>(toolName: string, callId: string, error: unknown): ToolCallOutcome<R> {
   const cause = error instanceof Error && error.cause !== undefined ? `: ${messageOf(error.cause)}` : "";
   const code = toolwareCode(error) ?? "TOOLWARE_BIND_FAILED";
@@ -60,7 +72,7 @@ export async function runCall<C, R>(hooks: ToolHooks, plan: CallPlan<C, R>): Pro
   let outcome: ToolCallOutcome<R>;
   try {
     const who = bindCall(plan.bind, plan.context, plan.adapter);
-    outcome = await runDurable<R>(hooks, plan.key, plan.pass, (call) => {
+    outcome = await runDurable<R>(hooks, plan.key, bindingOf(plan), plan.pass, (call) => {
       call.owner = { toolName: plan.toolName, callId: plan.callId };
       const tool = defineTool({
         name: plan.toolName,

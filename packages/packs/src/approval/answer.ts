@@ -1,3 +1,4 @@
+import type { ApprovalBinding } from "@toolware/core";
 import { isPlainObject } from "../internal/in-place.js";
 
 /** What an answer means; `parseAnswer` returns one. */
@@ -10,6 +11,11 @@ export interface ApprovalAnswer {
   remember?: boolean;
   /** Why, when denying: added to the reason the agent reads. */
   reason?: string;
+  /**
+   * The call this answer was given for (an answer kept by a framework's flow or an inbox): it must
+   * name this call's tool and id and the digest of its arguments, or the call is denied.
+   */
+  binding?: ApprovalBinding;
 }
 
 /** How the built-in parser reads answers. */
@@ -142,36 +148,4 @@ export function displayJson(value: unknown, maxChars: number): string {
   const text = printable(json ?? String(value));
   if (text.length <= maxChars) return text;
   return `${text.slice(0, maxChars)}… [truncated: ${text.length - maxChars} more characters not shown]`;
-}
-
-/** A stable key for an input (sorted keys), or undefined when it cannot be serialised faithfully. */
-export function stableKey(value: unknown): string | undefined {
-  const stack = new Set<object>();
-  const walk = (v: unknown): string | undefined => {
-    if (v === null || typeof v === "boolean" || typeof v === "string") return JSON.stringify(v);
-    if (typeof v === "number") return Number.isFinite(v) ? JSON.stringify(v) : `#${String(v)}`;
-    if (typeof v === "bigint") return `${v}n`;
-    if (v === undefined) return "#undefined";
-    if (typeof v !== "object" || stack.has(v)) return undefined;
-    if (!Array.isArray(v) && !isPlainObject(v)) return undefined;
-    stack.add(v);
-    const parts: string[] = [];
-    if (Array.isArray(v)) {
-      for (const item of v) {
-        const s = walk(item);
-        if (s === undefined) return undefined;
-        parts.push(s);
-      }
-      stack.delete(v);
-      return `[${parts.join(",")}]`;
-    }
-    for (const key of Object.keys(v).sort()) {
-      const s = walk(v[key]);
-      if (s === undefined) return undefined;
-      parts.push(`${JSON.stringify(key)}:${s}`);
-    }
-    stack.delete(v);
-    return `{${parts.join(",")}}`;
-  };
-  return walk(value);
 }

@@ -1,9 +1,19 @@
-import { definePack, HumanInputTimeoutError, messageOf, type Pack, type ToolCallHookContext } from "@toolware/core";
+import {
+  type ApprovalBinding,
+  approvalAnswers,
+  bindApproval,
+  definePack,
+  digestArguments,
+  HumanInputTimeoutError,
+  messageOf,
+  type Pack,
+  type ToolCallHookContext,
+} from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
 import { isAccessor, writeInPlace } from "../internal/in-place.js";
 import { ownOptions } from "../internal/options.js";
 import { selectorToFilter, type ToolSelector } from "../internal/tool-selector.js";
-import { type AnswerWords, type ApprovalAnswer, answerProblem, parseBuiltIn, stableKey } from "./answer.js";
+import { type AnswerWords, type ApprovalAnswer, answerProblem, parseBuiltIn } from "./answer.js";
 import {
   type ApprovalDecision,
   type ApprovalOptions,
@@ -76,8 +86,76 @@ function heldByAccessor(value: unknown, depth = 0, seen = new WeakMap<object, nu
 // and hand apply() another.
 function ownAnswer(value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
-  const { approve, input, remember, reason } = value as ApprovalAnswer;
-  return { approve, input, remember, reason };
+  const { approve, input, remember, reason, binding } = value as ApprovalAnswer;
+  return { approve, input, remember, reason, binding };
+}
+
+function digestOf(input: unknown): string | undefined {
+  try {
+    return digestArguments(input);
+  } catch {
+    return undefined;
+  }
+}
+
+function bindingOf(ctx: ToolCallHookContext): ApprovalBinding | undefined {
+  try {
+    return bindApproval(ctx.toolName, ctx.callId, ctx.toolInput);
+  } catch {
+    return undefined;
+  }
+}
+
+// An answer that names its call must name this one: a "yes" kept for another tool, id or arguments answers nothing here.
+function bindingProblem(ctx: ToolCallHookContext, answer: ApprovalAnswer): string | undefined {
+  if (answer.binding === undefined || approvalAnswers(answer.binding, ctx.toolName, ctx.callId, ctx.toolInput)) {
+    return undefined;
+  }
+  return `the answer is bound to another call (tool, call id or arguments differ from ${ctx.toolName} call ${ctx.callId})`;
+}
+
+type Waited = { kind: "answer"; answer: ExternalApproval } | { kind: "timeout" } | { kind: "cancelled" };
+
+/** Waits for `external`, bounded by `timeoutMs` and the call's signal (a framework's flow may pause for the user). */
+function bounded(
+  ctx: ToolCallHookContext,
+  external: NonNullable<ApprovalOptions["external"]>,
+  timeoutMs: number,
+): Promise<Waited> {
+  const given = external(ctx);
+  if (given === undefined || given === "defer" || typeof (given as { then?: unknown }).then !== "function") {
+    return Promise.resolve({ kind: "answer", answer: given as ExternalApproval });
+  }
+  const outer = ctx.signal;
+  return new Promise<Waited>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      outer.removeEventListener("abort", onAbort);
+    };
+    const onAbort = (): void => {
+      finish();
+      resolve({ kind: "cancelled" });
+    };
+    if (outer.aborted) return onAbort();
+    outer.addEventListener("abort", onAbort, { once: true });
+    if (Number.isFinite(timeoutMs)) {
+      timer = setTimeout(() => {
+        finish();
+        resolve({ kind: "timeout" });
+      }, timeoutMs);
+    }
+    Promise.resolve(given).then(
+      (answer) => {
+        finish();
+        resolve({ kind: "answer", answer });
+      },
+      (error: unknown) => {
+        finish();
+        reject(error);
+      },
+    );
+  });
 }
 
 /** Asks once, bounded by `timeoutMs` and the call's signal; never rejects. */
@@ -150,7 +228,7 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
     never: remember === "none" ? new Set() : lower(options.neverWords ?? ["never"]),
     editPrefix: options.edits === false ? undefined : (options.editPrefix ?? "edit").trim().toLowerCase(),
   };
-  const { parseAnswer, onDecision, message, external } = options;
+  const { parseAnswer, onDecision, message } = options;
   const promptOf = options.prompt ?? defaultPrompt;
   const defaultMessage = options.defaultMessage ?? defaultMessageFor(words, remember);
   const memory: ApprovalStore = options.store ?? memoryApprovalStore();
@@ -162,7 +240,9 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
     return input === undefined ? undefined : `${ctx.toolName}\u0000${input}`;
   };
 
-  const settle = (ctx: ToolCallHookContext, d: ApprovalDecision): void => {
+  const settle = (ctx: ToolCallHookContext, decided: Omit<ApprovalDecision, "binding">): void => {
+    // Bound to the arguments as they now are: the call's, or the person's edit of them.
+    const d: ApprovalDecision = { ...decided, binding: bindingOf(ctx) };
     ctx.state.approval = d;
     if (onDecision !== undefined) {
       try {
@@ -187,6 +267,7 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
 
   async function decide(ctx: ToolCallHookContext, key: string | undefined): Promise<void> {
     const base = { toolName: ctx.toolName, callId: ctx.callId, edited: false, remembered: false };
+    const external = options.external;
     const known: unknown = key === undefined ? undefined : await memory.get(key);
     // Only `true` approves: a store answering "false", 1 or null (a string from a remote store, say) would
     // otherwise approve by truthiness or deny without asking. A wrong answer is an unreadable store: it blocks.
@@ -203,7 +284,12 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
     if (external !== undefined) {
       let given: ExternalApproval;
       try {
-        given = await external(ctx);
+        const waited = await bounded(ctx, external, timeoutMs);
+        if (waited.kind !== "answer") {
+          settle(ctx, { ...base, approved: false, source: waited.kind, answer: undefined, detail: undefined });
+          return;
+        }
+        given = waited.answer;
       } catch (e) {
         const detail = `the external approval failed: ${messageOf(e)}`;
         settle(ctx, { ...base, approved: false, source: "unavailable", answer: undefined, detail });
@@ -221,7 +307,7 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
           settle(ctx, { ...base, approved: false, source: "invalid-answer", answer: undefined, detail });
           return;
         }
-        const problem = answerProblem(given);
+        const problem = answerProblem(given) ?? bindingProblem(ctx, given as ApprovalAnswer);
         if (problem !== undefined) {
           settle(ctx, { ...base, approved: false, source: "invalid-answer", answer: undefined, detail: problem });
           return;
@@ -289,7 +375,7 @@ export function approval(options: ApprovalOptions = {}): ApprovalPack {
   }
 
   async function approvalGate(ctx: ToolCallHookContext): Promise<void> {
-    const key = keyOf(ctx, remember === "tool+input" ? stableKey(ctx.toolInput) : undefined);
+    const key = keyOf(ctx, remember === "tool+input" ? digestOf(ctx.toolInput) : undefined);
     if (key === undefined) return decide(ctx, undefined);
     // One question per key at a time, so an "always" answered for the first call covers those waiting.
     for (let waiting = inflight.get(key); waiting !== undefined; waiting = inflight.get(key)) await waiting;

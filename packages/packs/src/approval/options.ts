@@ -1,4 +1,4 @@
-import type { ToolCallHookContext } from "@toolware/core";
+import type { ApprovalBinding, ToolCallHookContext } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
 import {
   checkBoolean,
@@ -44,6 +44,11 @@ export interface ApprovalDecision {
   readonly remembered: boolean;
   /** Details for a denial (why an edit was refused, the provider's error, …). */
   readonly detail: string | undefined;
+  /**
+   * The call this decision answers: tool, call id and the digest of the arguments as decided (an
+   * edit's, when the person edited them). Undefined when the arguments cannot be digested.
+   */
+  readonly binding: ApprovalBinding | undefined;
 }
 
 /** What a custom `prompt` receives. */
