@@ -178,7 +178,7 @@ describe("toolwareMiddleware in createAgent's own loop", () => {
     expect(reported).toHaveLength(1);
     expect(reported[0]?.[0]).toBe("@toolware/langchain");
     expect(toolwareCode(reported[0]?.[1])).toBe("TOOLWARE_BIND_FAILED");
-    expect(((reported[0]?.[1] as Error).cause as Error).message).toBe("no session");
+    expect(((reported[0] as [string, Error])[1].cause as Error).message).toBe("no session");
   });
 
   it("an abort of the run reaches the tool and ends the call as an error", async () => {
