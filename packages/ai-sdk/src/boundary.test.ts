@@ -105,7 +105,7 @@ describe("guardTools: any thrown value is an error result", () => {
     it(`a tool that throws ${name}: the model reads a failure, the run goes on`, async () => {
       const boom = tool({
         inputSchema: z.object({}),
-        execute: async () => {
+        execute: async (): Promise<string> => {
           throw make();
         },
       });
