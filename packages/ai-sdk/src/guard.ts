@@ -1,4 +1,4 @@
-import { ToolHooks, ToolwareError, ToolwareTypeError } from "@toolware/core";
+import { claimGuard, guardOf, ToolHooks, ToolwareError, ToolwareTypeError } from "@toolware/core";
 import type { SdkCallOptions } from "./call.js";
 import { resumingAnswer, UNBOUND } from "./history.js";
 import { checkOptions } from "./options.js";
@@ -89,6 +89,13 @@ export function guardTools<TOOLS extends Record<string, object>>(
     if (value === null || typeof value !== "object") {
       throw new ToolwareTypeError("TOOLWARE_INVALID_TOOL", `guardTools(): tool ${name} is not a tool object`);
     }
+    // A tool guardTools returned, guarded again, would run the chain twice per call.
+    if (guardOf(value) !== undefined) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_AI_SDK_ALREADY_GUARDED",
+        `guardTools(): tool ${name} is already guarded: its calls would run two chains; pass the tools you defined, once`,
+      );
+    }
     const tool = value as SdkTool;
     const kind = unguardableKind(tool);
     if (kind !== undefined) {
@@ -115,6 +122,7 @@ export function guardTools<TOOLS extends Record<string, object>>(
     };
     if (checked.nativeApproval === true) wrapped.needsApproval = approvalCheck(runner, tool.needsApproval);
     runners.set(wrapped, runner);
+    claimGuard(wrapped, hooks, "TOOLWARE_AI_SDK_ALREADY_GUARDED", `tool ${name}`);
     guarded[name] = wrapped;
   }
   return guarded as TOOLS;

@@ -2,9 +2,10 @@ import {
   bindCall,
   type CallBindings,
   defineTool,
-  failedOutcome,
   notifyOutcome,
   type PerCallBindings,
+  readArguments,
+  refusedOutcome,
   type Tool,
   type ToolCallOutcome,
   type ToolHooks,
@@ -248,8 +249,11 @@ export class ToolRunner {
   ): Promise<T> {
     const id = call.toolCallId;
     let bound: PerCallBindings;
+    let args: object;
     try {
-      // Fails closed: a throwing or ill-typed bind never runs the tool (TOOLWARE_BIND_FAILED / _INVALID_BINDINGS).
+      // Fails closed: arguments that are not an object (TOOLWARE_INVALID_INPUT), a throwing or ill-typed
+      // bind (TOOLWARE_BIND_FAILED / _INVALID_BINDINGS) never run the tool.
+      args = readArguments(this.name, input);
       bound = bindCall(this.options.bind, call, "ai-sdk");
     } catch (error) {
       const failed = this.#failed(call, error);
@@ -267,7 +271,7 @@ export class ToolRunner {
     this.#gates.open(id, gate);
     let pending: Promise<ToolCallOutcome>;
     try {
-      pending = this.hooks.invoke(this.tool, copyOf(input) as object, bindings);
+      pending = this.hooks.invoke(this.tool, copyOf(args) as object, bindings);
     } catch (error) {
       pending = Promise.reject(error);
     }
@@ -286,7 +290,7 @@ export class ToolRunner {
 
   /** The outcome of a call that could not start (bad bindings, a throwing `bind`, a bad input). */
   #failed(call: AiSdkCallContext, error: unknown): ToolCallOutcome {
-    return failedOutcome(this.name, call.toolCallId, error);
+    return refusedOutcome(this.hooks, "ai-sdk", this.name, call.toolCallId, error);
   }
 
   #mapped(outcome: ToolCallOutcome, id: string): Mapped {

@@ -1,6 +1,8 @@
 import compose from "koa-compose";
 import type { ToolCallHookContext } from "./context.js";
+import type { ToolwareTypeError } from "./errors.js";
 import { type MiddlewareStep, type Outer, type PlainSegment, runMiddleware, unwindStep } from "./middleware.js";
+import { twiceInOneCall } from "./pack.js";
 import type { Registration } from "./registration.js";
 import { runToolThen } from "./run-tool.js";
 import { runAfters, runBefores } from "./runners.js";
@@ -46,6 +48,8 @@ export interface Chain {
    * the `HookFailedError` of a nested `invoke` with such a hook escape).
    */
   readonly mayReject: boolean;
+  /** Why every call of this chain is refused before any hook runs (a stateful pack on two of its layers). */
+  readonly refused: ToolwareTypeError | undefined;
 }
 
 function segment(hooks: RuntimeHook[]): Segment[] {
@@ -212,5 +216,12 @@ export function buildChain(
       return composed(ctx) as unknown as Promise<R>;
     };
   }
-  return { regs, run, empty: hooks.length === 0, versions, mayReject: hooks.some((h) => h.policy === "throw") };
+  return {
+    regs,
+    run,
+    empty: hooks.length === 0,
+    versions,
+    mayReject: hooks.some((h) => h.policy === "throw"),
+    refused: twiceInOneCall(regs),
+  };
 }

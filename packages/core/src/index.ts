@@ -8,6 +8,7 @@
  * @module @toolware/core
  */
 
+export { adviseDeveloper, claimGuard, guardOf, linkAbort, readArguments, refusedOutcome } from "./adapter-calls.js";
 export {
   type BindFunction,
   bindCall,

@@ -150,6 +150,33 @@ export function assertNotRegistered(
   );
 }
 
+/**
+ * The refusal of a call whose layers (global, crew, agent) hold one stateful pack instance more than
+ * once: merged into one chain it would count each call twice (two limits, two audit lines).
+ * `regs` are the hooks the call would run. Undefined when there is no such pack. @internal
+ */
+export function twiceInOneCall(
+  regs: readonly { readonly pack: Pack | undefined; readonly layer: string }[],
+): ToolwareTypeError | undefined {
+  const layers = new Map<object, string>();
+  for (const r of regs) {
+    const state = r.pack === undefined ? undefined : packState(r.pack);
+    if (state === undefined) continue;
+    const seen = layers.get(state);
+    if (seen === undefined) layers.set(state, r.layer);
+    else if (seen !== r.layer) {
+      return new ToolwareTypeError(
+        "TOOLWARE_DUPLICATE_PACK",
+        `the pack ${(r.pack as Pack).name} is registered on both the ${seen} and the ${r.layer} layer of this call, ` +
+          "and it keeps state (counters, a cache, remembered decisions): merged into one chain it would count the call " +
+          "twice, so the call was refused before any hook ran. Register the instance on one of these layers, or call " +
+          "the pack's factory again for each layer",
+      );
+    }
+  }
+  return undefined;
+}
+
 /** True for values made by {@link definePack}. */
 export function isPack(value: unknown): value is Pack {
   return typeof value === "object" && value !== null && (value as { [PACK]?: unknown })[PACK] === true;

@@ -64,6 +64,11 @@ export class CallSignals {
     follow(this.#links, source, this.#own as AbortController);
   }
 
+  /** Makes `target` abort when `source` does, through the one shared listener on `source`. */
+  followInto(source: AbortSignal, target: AbortController): void {
+    follow(this.#links, source, target);
+  }
+
   /** A signal that aborts when either does. */
   either(a: AbortSignal, b: AbortSignal): AbortSignal {
     if (a === NEVER_ABORTED || a === b) return b;

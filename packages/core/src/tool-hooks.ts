@@ -134,6 +134,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     let schema: ToolInputSchema<unknown> | undefined;
     try {
       chain = this.#chains.get(this._regs, this._version, tool.name, agent, crew);
+      if (chain.refused !== undefined) return Promise.reject(chain.refused);
       schema = tool.inputSchema;
       if (
         chain.empty &&

@@ -67,7 +67,15 @@ function setup(checkpointer = new MemorySaver(), auditFile = join(tempDir(), "au
       checkpointer,
       middleware: [toolwareMiddleware(hooks, { onOutcome: (o) => outcomes.push(o) })],
     });
-  return { sent, hooks, usage, outcomes, agentWith, audited: (callId: string) => auditLines(trail.file, callId) };
+  return {
+    sent,
+    hooks,
+    usage,
+    outcomes,
+    agentWith,
+    trail,
+    audited: (callId: string) => auditLines(trail.file, callId),
+  };
 }
 
 const ask = { messages: [{ role: "user", content: "mail the ceo" }] };
@@ -136,6 +144,7 @@ describe("durable approval through LangGraph's interrupt()", () => {
     await first
       .agentWith(modelCalling([{ name: "send_email", args: { to: "x@example.com" }, id: "call_rs" }]))
       .invoke(ask, config);
+    first.trail.close(); // the first process has gone: its audit() lets go of the file
     const second = setup(checkpointer, file);
     await second.agentWith(modelCalling([])).invoke(new Command({ resume: "yes" }), config);
     expect(first.sent).toEqual([]);

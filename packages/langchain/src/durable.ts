@@ -5,6 +5,7 @@ import {
   type HumanInputProvider,
   type HumanInputRequest,
   HumanInputUnavailableError,
+  linkAbort,
   messageOf,
   sameBinding,
   type ToolCallOutcome,
@@ -127,12 +128,9 @@ function registryOf(hooks: ToolHooks): Map<string, DurableCall<unknown>> {
   return registry;
 }
 
+// The parallel calls of one step share the run's signal: one shared listener on it, not one per call.
 function attach(call: DurableCall<unknown>, signal: AbortSignal | undefined): () => void {
-  if (signal === undefined) return () => {};
-  const onAbort = () => call.controller.abort(signal.reason);
-  if (signal.aborted) onAbort();
-  else signal.addEventListener("abort", onAbort, { once: true });
-  return () => signal.removeEventListener("abort", onAbort);
+  return linkAbort(signal, call.controller);
 }
 
 // What LangGraph gives back on resume: the person's answer, or `{ answer, binding }` naming the call it

@@ -3,13 +3,14 @@ import type { ToolCall } from "@langchain/core/messages/tool";
 import type { StructuredToolInterface, ToolRunnableConfig } from "@langchain/core/tools";
 import {
   type BindFunction,
+  claimGuard,
   type OutcomeListener,
   type ToolCallHookContext,
   type ToolHooks,
   ToolwareError,
   ToolwareTypeError,
 } from "@toolware/core";
-import { currentCall } from "./durable.js";
+import { runsFor } from "./nesting.js";
 import { checkAdapterOptions, durableKey } from "./options.js";
 import { unchanged } from "./outcome.js";
 import { runCall } from "./run-call.js";
@@ -35,7 +36,6 @@ export interface GuardToolOptions {
 }
 
 const OPTION_KEYS = ["bind", "onOutcome", "destructive", "tags"] as const;
-const guarded = new WeakSet<object>();
 type RawCall = (arg: unknown, runManager: unknown, config: ToolRunnableConfig | undefined) => Promise<unknown>;
 
 /**
@@ -83,13 +83,7 @@ export function guardTool<T extends StructuredToolInterface>(
     { tools: { [tool.name]: { destructive: options.destructive, tags: options.tags } } },
     ["tools"],
   )[tool.name];
-  if (guarded.has(tool)) {
-    throw new ToolwareTypeError(
-      "TOOLWARE_LANGCHAIN_ALREADY_GUARDED",
-      `the tool ${tool.name} is already guarded: its calls would run two chains`,
-    );
-  }
-  guarded.add(tool);
+  claimGuard(tool, hooks, "TOOLWARE_LANGCHAIN_ALREADY_GUARDED", `the tool ${tool.name}`);
   const original = raw as RawCall;
   const name = tool.name;
   const description = typeof tool.description === "string" ? tool.description : undefined;
@@ -97,11 +91,8 @@ export function guardTool<T extends StructuredToolInterface>(
 
   async function guardedCall(this: unknown, arg: unknown, runManager: unknown, config: ToolRunnableConfig | undefined) {
     const toolCall = config?.toolCall;
-    const owner = currentCall()?.owner;
-    // Already inside the middleware's chain for this very call: run plain, one chain per call.
-    if (owner !== undefined && owner.toolName === name && owner.callId === toolCall?.id) {
-      return original.call(this, arg, runManager, config);
-    }
+    // Already inside this stack's chain for this very call (the middleware's): run plain, one chain per call.
+    if (runsFor(hooks, name, toolCall?.id)) return original.call(this, arg, runManager, config);
     const isObject = arg !== null && typeof arg === "object" && !Array.isArray(arg);
     const call: LangChainToolCall = { toolName: name, input: arg, toolCall, config };
     const outcome = await runCall<LangChainToolCall, unknown>(hooks, {

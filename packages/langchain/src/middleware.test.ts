@@ -1,5 +1,5 @@
 import { tool } from "@langchain/core/tools";
-import { Agent, type ToolCallOutcome, ToolHooks } from "@toolware/core";
+import { Agent, type ToolCallOutcome, ToolHooks, toolwareCode } from "@toolware/core";
 import { langchainCall, type ToolCallResult, toolwareMiddleware } from "@toolware/langchain";
 import { rateLimit } from "@toolware/packs/rate-limit";
 import { redact } from "@toolware/packs/redact";
@@ -151,8 +151,9 @@ describe("toolwareMiddleware in createAgent's own loop", () => {
     ]);
   });
 
-  it("a throwing bind fails the call closed with a coded reason; the tool never runs", async () => {
-    const hooks = new ToolHooks();
+  it("a throwing bind fails the call closed with a coded reason; the tool never runs; the app's error stays out of the model's text", async () => {
+    const reported: [string, unknown][] = [];
+    const hooks = new ToolHooks({ onListenerError: (where, error) => reported.push([where, error]) });
     const model = modelCalling([{ name: "weather", args: { city: "Y" }, id: "call_bind" }]);
     const agent = createAgent({
       model,
@@ -170,8 +171,14 @@ describe("toolwareMiddleware in createAgent's own loop", () => {
     const [seen] = toolMessagesSeen(model);
     expect(weatherSeen).toEqual([]);
     expect(seen?.status).toBe("error");
-    expect(seen?.content).toContain("TOOLWARE_BIND_FAILED");
-    expect(seen?.content).toContain("no session");
+    expect(seen?.content).toBe(
+      "Tool execution failed. Tool: weather. Error: the call could not be run (TOOLWARE_BIND_FAILED)",
+    );
+    // The developer learns why: the error (its cause the app's own) goes to onListenerError.
+    expect(reported).toHaveLength(1);
+    expect(reported[0]?.[0]).toBe("@toolware/langchain");
+    expect(toolwareCode(reported[0]?.[1])).toBe("TOOLWARE_BIND_FAILED");
+    expect(((reported[0] as [string, Error])[1].cause as Error).message).toBe("no session");
   });
 
   it("an abort of the run reaches the tool and ends the call as an error", async () => {

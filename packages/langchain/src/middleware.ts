@@ -7,6 +7,7 @@ import {
   ToolwareError,
 } from "@toolware/core";
 import { createMiddleware, type ToolCallHandler, type ToolCallRequest } from "langchain";
+import { runsFor } from "./nesting.js";
 import type { AppToolInfo } from "./options.js";
 import { checkAdapterOptions, durableKey } from "./options.js";
 import { outcomeToToolMessage, type ToolCallResult, textOfResult } from "./outcome.js";
@@ -61,15 +62,15 @@ export async function runRequest(
   handler: ToolCallHandler,
 ): Promise<ToolCallResult> {
   const { toolCall } = request;
-  const input =
-    toolCall.args !== null && typeof toolCall.args === "object" && !Array.isArray(toolCall.args) ? toolCall.args : {};
+  // A second toolware middleware of the same hooks inside this call's chain: the call is guarded already.
+  if (runsFor(hooks, toolCall.name, toolCall.id)) return handler(request);
   const outcome = await runCall<LangChainCall, ToolCallResult>(hooks, {
     adapter: "@toolware/langchain",
     framework: "langchain",
     toolName: toolCall.name,
     description: typeof request.tool?.description === "string" ? request.tool.description : undefined,
     info: Object.hasOwn(tools, toolCall.name) ? tools[toolCall.name] : undefined,
-    input,
+    input: toolCall.args,
     callId: toolCall.id,
     key: durableKey(request.runtime?.configurable?.thread_id, toolCall.id),
     context: request,

@@ -27,11 +27,23 @@ export function unchanged(outcome: ToolCallOutcome): boolean {
 }
 
 /**
- * LangGraph's own control flow (an `interrupt()` or a `Command.PARENT` raised by the tool itself)
- * that must leave the middleware as it came. @internal
+ * True for LangGraph's own control flow (an `interrupt()`, a `Command.PARENT`). Any other thrown
+ * value, however hostile (`null`, a Symbol, a revoked Proxy, a throwing getter), is not. @internal
+ */
+export function isBubbleUp(value: unknown): boolean {
+  try {
+    return typeof value === "object" && value !== null && isGraphBubbleUp(value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * LangGraph's own control flow raised by the tool itself, which must leave the middleware as it
+ * came. @internal
  */
 export function bubbleUpOf(outcome: ToolCallOutcome): unknown {
-  return outcome.status === "error" && isGraphBubbleUp(outcome.error) ? outcome.error : undefined;
+  return outcome.status === "error" && isBubbleUp(outcome.error) ? outcome.error : undefined;
 }
 
 /**

@@ -5,17 +5,18 @@ import {
   bindCall,
   type CallBindings,
   defineTool,
-  failedOutcome,
-  messageOf,
+  HookFailedError,
   notifyOutcome,
   type OutcomeListener,
+  readArguments,
+  refusedOutcome,
   type ToolCallOutcome,
   type ToolHooks,
-  toolwareCode,
 } from "@toolware/core";
 import { type Pass, runDurable } from "./durable.js";
+import { within } from "./nesting.js";
 import type { AppToolInfo } from "./options.js";
-import { bubbleUpOf, textOfResult } from "./outcome.js";
+import { bubbleUpOf, isBubbleUp, textOfResult } from "./outcome.js";
 
 /** The framework names this adapter gives `ctx.framework`. */
 export type LangChainFrameworkName = "langchain" | "langchain-tool";
@@ -27,7 +28,8 @@ export interface CallPlan<C, R> {
   readonly toolName: string;
   readonly description: string | undefined;
   readonly info: AppToolInfo | undefined;
-  readonly input: Record<string, unknown>;
+  /** The arguments as the framework handed them: anything but an object ends the call `TOOLWARE_INVALID_INPUT`. */
+  readonly input: unknown;
   readonly callId: string | undefined;
   readonly key: string | undefined;
   readonly context: C;
@@ -35,15 +37,6 @@ export interface CallPlan<C, R> {
   readonly bind: BindFunction<C> | undefined;
   readonly onOutcome: OutcomeListener<C, R> | undefined;
 }
-
-// Errors invoke throws before any hook runs (a call id, tool name or arguments it refuses, e.g. an own
-// "__proto__" key the model sent): the call fails closed instead of crashing the agent's loop.
-const REFUSED = new Set([
-  "TOOLWARE_INVALID_BINDINGS",
-  "TOOLWARE_INVALID_TOOL",
-  "TOOLWARE_INVALID_ARGUMENT",
-  "TOOLWARE_INVALID_INPUT",
-]);
 
 // The call a waiting chain must be to be joined on resume: tool, id and the model's arguments.
 function bindingOf<C, R>(plan: CallPlan<C, R>): ApprovalBinding | undefined {
@@ -55,15 +48,10 @@ function bindingOf<C, R>(plan: CallPlan<C, R>): ApprovalBinding | undefined {
   }
 }
 
-function failed<R>(toolName: string, callId: string, error: unknown): ToolCallOutcome<R> {
-  const cause = error instanceof Error && error.cause !== undefined ? `: ${messageOf(error.cause)}` : "";
-  const code = toolwareCode(error) ?? "TOOLWARE_BIND_FAILED";
-  return failedOutcome(toolName, callId, error, `${messageOf(error)}${cause} (${code})`) as ToolCallOutcome<R>;
-}
-
 /**
  * Runs one LangChain tool call through the chain (kept across LangGraph resumes by its key) and
- * tells `onOutcome`.
+ * tells `onOutcome`. A call that cannot start (arguments that are not an object, a failing `bind`,
+ * bindings or registrations the core refuses) ends as an error with its code, the tool not run.
  * Rejects only with LangGraph's own control flow (an interrupt) or for a "throw"-policy hook.
  *
  * @internal
@@ -71,6 +59,7 @@ function failed<R>(toolName: string, callId: string, error: unknown): ToolCallOu
 export async function runCall<C, R>(hooks: ToolHooks, plan: CallPlan<C, R>): Promise<ToolCallOutcome<R>> {
   let outcome: ToolCallOutcome<R>;
   try {
+    const input = readArguments(plan.toolName, plan.input);
     const who = bindCall(plan.bind, plan.context, plan.adapter);
     outcome = await runDurable<R>(hooks, plan.key, bindingOf(plan), plan.pass, (call) => {
       call.owner = { toolName: plan.toolName, callId: plan.callId };
@@ -88,12 +77,11 @@ export async function runCall<C, R>(hooks: ToolHooks, plan: CallPlan<C, R>): Pro
         framework: { name: plan.framework, context: plan.context },
       };
       if (plan.callId !== undefined) bindings.callId = plan.callId;
-      return hooks.invoke(tool, plan.input, bindings);
+      return within(hooks, plan.toolName, plan.callId, () => hooks.invoke(tool, input, bindings));
     });
   } catch (error) {
-    const code = toolwareCode(error);
-    if (code !== "TOOLWARE_BIND_FAILED" && (code === undefined || !REFUSED.has(code))) throw error;
-    outcome = failed(plan.toolName, plan.callId ?? "", error);
+    if (error instanceof HookFailedError || isBubbleUp(error)) throw error;
+    outcome = refusedOutcome(hooks, plan.adapter, plan.toolName, plan.callId ?? "", error) as ToolCallOutcome<R>;
   }
   const bubble = bubbleUpOf(outcome);
   if (bubble !== undefined) throw bubble;

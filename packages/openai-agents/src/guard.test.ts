@@ -100,7 +100,7 @@ describe("guardAgent with the SDK's own loop", () => {
     );
     const outputs = toolOutputs(model.calls[1]?.request);
     expect(outputs.b1).toBe("Tool execution failed. Tool: boom. Error: disk full");
-    expect(String(outputs.h1)).toMatch(/^Tool execution failed\. Tool: hidden\. Error: .*errorFunction: null/);
+    expect(outputs.h1).toBe("Tool execution failed. Tool: hidden. Error: toolware: the tool failed");
     expect(String(outputs.h1)).not.toContain("secret reason");
     const byId = Object.fromEntries(outcomes.map((o) => [o.callId, o]));
     expect(byId.b1?.status).toBe("error");
@@ -269,12 +269,15 @@ describe("guardAgent with the SDK's own loop", () => {
     }
     const shared = new Agent({ name: "s", tools: [readFile()] });
     guardAgent(shared, hooks);
-    expect(guardAgent(shared, hooks)).toBe(shared); // the same stack twice: nothing changes
-    try {
-      guardAgent(shared, new ToolHooks());
-      expect.unreachable();
-    } catch (e) {
-      expect(toolwareCode(e)).toBe("TOOLWARE_OPENAI_ALREADY_GUARDED");
+    // Guarded already, by the same stack or another: refused (a second guard would change nothing, or run two chains).
+    for (const again of [hooks, new ToolHooks()]) {
+      try {
+        guardAgent(shared, again);
+        expect.unreachable();
+      } catch (e) {
+        expect(toolwareCode(e)).toBe("TOOLWARE_OPENAI_ALREADY_GUARDED");
+        expect((e as Error).message).toMatch(/^toolware: agent s is already guarded/);
+      }
     }
   });
 });

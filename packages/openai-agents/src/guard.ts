@@ -1,13 +1,17 @@
 import { Agent, type AgentOutputType, type FunctionTool, type RunContext, type Tool as SdkTool } from "@openai/agents";
 import {
+  adviseDeveloper,
   type BindFunction,
   bindCall,
+  claimGuard,
   defineTool,
-  failedOutcome,
+  guardOf,
   HookFailedError,
   notifyOutcome,
   type OutcomeListener,
   type PerCallBindings,
+  readArguments,
+  refusedOutcome,
   type Tool,
   type ToolCallHookContext,
   ToolHooks,
@@ -18,7 +22,6 @@ import { asCall, asksThroughRunState } from "./approvals.js";
 import { FRAMEWORK_NAME, type OpenAIAgentsCall, type OpenAIAgentsToolDetails } from "./call.js";
 import { checkOptions } from "./options.js";
 import { outcomeToToolOutput } from "./outcome.js";
-import { failureText } from "./report.js";
 
 /** What the app says about a tool that its FunctionTool cannot: what guards and selectors read. */
 export interface OpenAIAgentsToolInfo {
@@ -51,8 +54,12 @@ type NeedsApproval = AnyFunctionTool["needsApproval"];
 const HIDDEN_ERROR = "An error occurred while running the tool. Please try again.";
 const ADAPTER = "@toolware/openai-agents guardAgent";
 
-const guardedTools = new WeakMap<object, ToolHooks>();
-const guardedAgents = new WeakMap<object, ToolHooks>();
+const ALREADY = "TOOLWARE_OPENAI_ALREADY_GUARDED";
+// Tools whose hidden errors the developer was told about: once per tool, not once per failing call.
+const advised = new WeakSet<object>();
+const HIDDEN_ADVICE =
+  "the tool failed and the SDK's default errorFunction hid why: create it with tool() from @toolware/openai-agents, " +
+  "or pass errorFunction: null, so that toolware reports the error";
 
 // The details the tool gets: the SDK's (symbol keys included), with toolware's signal, so hook timeouts reach it too.
 function withSignal(details: OpenAIAgentsToolDetails | undefined, signal: AbortSignal): OpenAIAgentsToolDetails {
@@ -109,14 +116,9 @@ interface Probe {
 }
 
 function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentOptions<unknown>): void {
-  const owner = guardedTools.get(tool);
-  if (owner === hooks) return;
-  if (owner !== undefined) {
-    throw new ToolwareTypeError(
-      "TOOLWARE_OPENAI_ALREADY_GUARDED",
-      `tool ${tool.name} is already guarded by another ToolHooks: its calls would run one chain, not both`,
-    );
-  }
+  // A tool shared by agents of this stack is guarded once; another stack's is refused (claimGuard).
+  if (guardOf(tool) === hooks) return;
+  claimGuard(tool, hooks, ALREADY, `tool ${tool.name}`);
   const rawInvoke: Invoke = tool.invoke;
   const rawNeedsApproval: NeedsApproval = tool.needsApproval;
   const info = options.tools?.[tool.name] ?? {};
@@ -155,16 +157,22 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
         // Rewritten arguments go back to the tool as the JSON string it parses itself.
         const raw = await rawInvoke.call(tool, runContext, JSON.stringify(args), withSignal(details, signal));
         if (raw === HIDDEN_ERROR) {
-          throw new ToolwareError(
-            "TOOLWARE_OPENAI_ERROR_HIDDEN",
-            "the tool failed and the SDK's default errorFunction hid why (create it with tool() from @toolware/openai-agents, or pass errorFunction: null, so that toolware reports the error)",
-          );
+          // The advice is the developer's (the code, onListenerError); the model reads a plain failure.
+          if (!advised.has(tool)) {
+            advised.add(tool);
+            adviseDeveloper(
+              hooks,
+              "openai-agents.errorFunction",
+              new ToolwareError("TOOLWARE_OPENAI_ERROR_HIDDEN", `tool ${tool.name}: ${HIDDEN_ADVICE}`),
+            );
+          }
+          throw new ToolwareError("TOOLWARE_OPENAI_ERROR_HIDDEN", "the tool failed");
         }
         return raw;
       },
     });
     try {
-      const input = parseArguments(text) as Record<string, unknown>;
+      const input = readArguments(tool.name, parseArguments(text));
       call = callOf(runContext, input, callId, details);
       const bound = bindCall(options.bind, call, ADAPTER);
       const chain = () =>
@@ -182,7 +190,7 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
     } catch (error) {
       // Only a "throw"-policy hook makes invoke reject: the app asked for the run to fail.
       if (error instanceof HookFailedError) throw error;
-      const outcome = failedOutcome(tool.name, callId ?? "", error, failureText(error));
+      const outcome = refusedOutcome(hooks, ADAPTER, tool.name, callId ?? "", error);
       notifyOutcome(hooks, "openai-agents.onOutcome", options.onOutcome, outcome, call);
       return outcome.result;
     }
@@ -206,25 +214,24 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
   // needsApproval for a dynamic policy and then forces an interruption on arguments it cannot parse,
   // so without the approvals provider the tool's own policy stays as it was.
   if (asksThroughRunState(hooks)) tool.needsApproval = needsApproval;
-  guardedTools.set(tool, hooks);
 }
 
-function guardOne(agent: AnyAgent, hooks: ToolHooks, options: GuardAgentOptions<unknown>): void {
-  const owner = guardedAgents.get(agent);
-  if (owner === hooks) return; // a handoff cycle, or the same agent twice
-  if (owner !== undefined) {
-    throw new ToolwareTypeError(
-      "TOOLWARE_OPENAI_ALREADY_GUARDED",
-      `agent ${agent.name} is already guarded by another ToolHooks`,
-    );
-  }
-  guardedAgents.set(agent, hooks);
+/**
+ * Guards one agent. One the app passed (`given`) and guarded already is refused, whatever the
+ * stack; one reached through handoffs (a cycle, a target shared by two agents) and guarded by this
+ * stack is shared as it is.
+ */
+function guardOne(agent: AnyAgent, hooks: ToolHooks, options: GuardAgentOptions<unknown>, given: boolean): void {
+  if (!given && guardOf(agent) === hooks) return;
+  claimGuard(agent, hooks, ALREADY, `agent ${agent.name}`);
   const guardAll = (tools: readonly SdkTool<never>[]): void => {
     for (const t of tools) if (t.type === "function") guardTool(t as unknown as AnyFunctionTool, hooks, options);
   };
   guardAll(agent.tools);
   const guardHandoffs = (): void => {
-    for (const h of agent.handoffs) guardOne((h instanceof Agent ? h : h.agent) as unknown as AnyAgent, hooks, options);
+    for (const h of agent.handoffs) {
+      guardOne((h instanceof Agent ? h : h.agent) as unknown as AnyAgent, hooks, options, false);
+    }
   };
   // Tools added later and MCP tools (listed per run) come through here: they are guarded when the run sees them.
   // So are handoff targets added later: the run lists this agent's tools on each of its turns, before any handoff.
@@ -269,7 +276,7 @@ export function guardAgent<TContext, TOutput extends AgentOutputType>(
     throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "guardAgent() needs a ToolHooks as its second argument");
   }
   const checked = checkOptions(options) as GuardAgentOptions<unknown>;
-  guardOne(agent as unknown as AnyAgent, hooks, checked);
-  for (const inner of checked.agents ?? []) guardOne(inner as unknown as AnyAgent, hooks, checked);
+  guardOne(agent as unknown as AnyAgent, hooks, checked, true);
+  for (const inner of checked.agents ?? []) guardOne(inner as unknown as AnyAgent, hooks, checked, true);
   return agent;
 }

@@ -46,12 +46,27 @@ describe("tool(): the SDK's tool() whose errors reach toolware", () => {
     expect(String(outcomes[0]?.error)).toContain("deploy to prod refused");
   });
 
-  it("the SDK's own tool() still hides the error, and toolware says so with a code", async () => {
+  it("the SDK's own tool() still hides the error: the model reads a plain failure, the developer the advice", async () => {
     const outcomes: ToolCallOutcome[] = [];
-    const output = await runOnce(failing(sdkTool), new ToolHooks(), outcomes);
-    expect(output).toContain("tool() from @toolware/openai-agents");
+    const reported: [string, unknown][] = [];
+    const hooks = new ToolHooks({ onListenerError: (where, error) => reported.push([where, error]) });
+    const calls: unknown[] = [];
+    hooks.on("call:error", ({ error }) => calls.push(error));
+    const deploy = failing(sdkTool);
+    const output = await runOnce(deploy, hooks, outcomes);
+    // What the model reads names no function, package or option: advice for the developer is not for it.
+    expect(output).toBe("Tool execution failed. Tool: deploy. Error: toolware: the tool failed");
     expect(output).not.toContain(SECRET);
+    // The code on the error (the outcome and the call:error event), the advice in the logs (onListenerError).
     expect(toolwareCode(outcomes[0]?.error)).toBe("TOOLWARE_OPENAI_ERROR_HIDDEN");
+    expect(calls.map(toolwareCode)).toEqual(["TOOLWARE_OPENAI_ERROR_HIDDEN"]);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]?.[0]).toBe("openai-agents.errorFunction");
+    expect(toolwareCode(reported[0]?.[1])).toBe("TOOLWARE_OPENAI_ERROR_HIDDEN");
+    expect(String(reported[0]?.[1])).toContain("create it with tool() from @toolware/openai-agents");
+    // Once per tool, not once per failing call.
+    await runOnce(deploy, hooks, outcomes);
+    expect(reported).toHaveLength(1);
   });
 
   it("keeps an errorFunction the caller passed", async () => {

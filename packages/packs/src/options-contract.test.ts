@@ -26,12 +26,18 @@ import { z } from "zod";
 // audit() opens its file when made: a directory of this run's own.
 const AUDIT_FILE = join(mkdtempSync(join(tmpdir(), "toolware-options-")), "audit.jsonl");
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
+// One audit() per file in a process: each made here lets go of the file at once (a call opens it again).
+const auditClosed = (options: Record<string, unknown>) => {
+  const pack = audit(options as never);
+  pack.close();
+  return pack;
+};
 type Factory = (options: Record<string, unknown>) => unknown;
 // Each factory with options it accepts, and the key a getter is put on.
 const FACTORIES: [string, Factory, Record<string, unknown>, string][] = [
   ["toolware/analytics", analytics as unknown as Factory, { priority: 1 }, "priority"],
   ["toolware/approval", approval as unknown as Factory, { tools: "x", timeoutMs: 1000 }, "timeoutMs"],
-  ["toolware/audit", audit as unknown as Factory, { file: AUDIT_FILE }, "file"],
+  ["toolware/audit", auditClosed, { file: AUDIT_FILE }, "file"],
   ["toolware/cache", cache as unknown as Factory, { tools: "x", ttl: "1m" }, "ttl"],
   ["toolware/circuit-breaker", circuitBreaker as unknown as Factory, { failureThreshold: 2 }, "failureThreshold"],
   ["toolware/debug-log", debugLog as unknown as Factory, { logger: silent }, "logger"],
@@ -197,7 +203,7 @@ describe("tools and agents filters are checked by the factory, not first by use(
     ["toolware/retry", (tools) => retry({ tools } as never)],
     ["toolware/analytics", (tools) => analytics({ tools } as never)],
     ["toolware/debug-log", (tools) => debugLog({ logger: silent, tools } as never)],
-    ["toolware/audit", (tools) => audit({ file: AUDIT_FILE, tools } as never)],
+    ["toolware/audit", (tools) => auditClosed({ file: AUDIT_FILE, tools })],
   ];
   for (const [prefix, make] of makers) {
     it(`${prefix}: a bad \`tools\` throws at once`, () => {
@@ -209,7 +215,7 @@ describe("tools and agents filters are checked by the factory, not first by use(
     ["toolware/loop-guard", (agents) => loopGuard({ agents } as never)],
     ["toolware/analytics", (agents) => analytics({ agents } as never)],
     ["toolware/debug-log", (agents) => debugLog({ logger: silent, agents } as never)],
-    ["toolware/audit", (agents) => audit({ file: AUDIT_FILE, agents } as never)],
+    ["toolware/audit", (agents) => auditClosed({ file: AUDIT_FILE, agents })],
   ];
   for (const [prefix, make] of observers) {
     it(`${prefix}: a bad \`agents\` throws at once, a good one is kept`, async () => {

@@ -1,8 +1,12 @@
 // Packs that count or remember are marked stateful: one instance twice on a layer is refused.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ToolHooks, toolwareCode } from "@toolware/core";
 import { describe, expect, it } from "vitest";
 import { analytics } from "./analytics/index.js";
 import { approval } from "./approval/index.js";
+import { audit } from "./audit/index.js";
 import { cache } from "./cache/index.js";
 import { circuitBreaker } from "./circuit-breaker/index.js";
 import { forTools } from "./conditional/index.js";
@@ -14,9 +18,13 @@ import { redact } from "./redact/index.js";
 import { retry } from "./retry/index.js";
 import { timeout } from "./timeout/index.js";
 
+const dir = mkdtempSync(join(tmpdir(), "toolware-stateful-"));
+let files = 0;
+
 const stateful = {
   analytics: () => analytics(),
   approval: () => approval(),
+  audit: () => audit({ file: join(dir, `audit-${files++}.jsonl`), durability: "write" }),
   cache: () => cache({ tools: "*" }),
   circuitBreaker: () => circuitBreaker(),
   loopGuard: () => loopGuard(),

@@ -156,8 +156,10 @@ describe("audit", () => {
   it("starts a line of its own after a line cut short by an earlier crash", async () => {
     const file = fresh();
     const first = new ToolHooks();
-    first.use(audit({ file }));
+    const crashed = audit({ file });
+    first.use(crashed);
     await first.invoke(search, { query: "before the crash" });
+    crashed.close(); // the process that crashed let go of the file
     appendFileSync(file, '{"v":1,"time":"2026-03-02T10:15:00.000Z","callId":"torn');
     const second = new ToolHooks();
     second.use(audit({ file }));
@@ -175,12 +177,14 @@ describe("audit when the disk fails", () => {
     const codes: unknown[] = [];
     hooks.on("hook:error", ({ error, policy }) => codes.push(`${toolwareCode(error)}:${policy}`));
     // Writing to /dev/full fails with ENOSPC, as a full disk does.
-    hooks.use(audit({ file: "/dev/full", durability: "write" }));
+    const trail = audit({ file: "/dev/full", durability: "write" });
+    hooks.use(trail);
     const out = await hooks.invoke(search, { query: "q" });
     expect(out.status).toBe("blocked");
     expect(out.result).not.toContain("results for q");
     expect(out.reason).toMatch(/hook audit:record failed: toolware: audit: cannot write to \/dev\/full/);
     expect(codes).toEqual(["TOOLWARE_AUDIT_WRITE_FAILED:block"]);
+    trail.close(); // one audit() per file in a process: the next test opens it again
   });
 
   it('lets the call through with onError: "continue", reporting the failure', async () => {

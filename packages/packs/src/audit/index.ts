@@ -63,6 +63,8 @@ export type AuditPack = Pack<{
 export function audit(options: AuditOptions): AuditPack {
   options = ownOptions(options, "toolware/audit");
   const resolved = resolveAuditOptions(options);
+  // Every option is checked before the file is taken: a refused audit() holds no file.
+  const hookOptions = { ...observerOptions(options, 1100, "toolware/audit"), onError: resolved.onError };
   const writer = new AuditWriter(resolved.file, resolved.durability, resolved.maxBytes);
   const builder = new RecordBuilder(
     resolved.redact ?? ((value) => redactValue(value)),
@@ -92,9 +94,10 @@ export function audit(options: AuditOptions): AuditPack {
     }
   }
 
-  const hookOptions = { ...observerOptions(options, 1100, "toolware/audit"), onError: resolved.onError };
   return definePack({
     name: "audit",
+    // One line per call: registered twice in one chain, the instance would write every call twice.
+    stateful: true,
     // At equal priority after-hooks sit outside before-hooks: the record sees every hook inside both.
     hooks: [
       { kind: "before", fn: start, options: { ...hookOptions, name: "start" } },

@@ -6,11 +6,12 @@ import {
   openSync,
   readdirSync,
   readSync,
+  realpathSync,
   renameSync,
   writeSync,
 } from "node:fs";
-import { basename, dirname } from "node:path";
-import { ToolwareError } from "@toolware/core";
+import { basename, dirname, join } from "node:path";
+import { ToolwareError, ToolwareTypeError } from "@toolware/core";
 
 /**
  * When `append` returns: `"fsync"`, the line is on the storage device (it survives a crash of the process, of the
@@ -45,6 +46,25 @@ function lastByte(fd: number, size: number): number | undefined {
   return readSync(fd, one, 0, 1, size - 1) === 1 ? one[0] : undefined;
 }
 
+// The files the audit writers of this process hold, by real path: two writers on one file would each
+// rotate it and write every call twice. Held weakly, so a writer nobody can reach frees its file.
+const holders = new Map<string, WeakRef<AuditWriter>>();
+
+function claim(file: string, writer: AuditWriter): string {
+  const key = join(realpathSync(dirname(file)), basename(file));
+  const holder = holders.get(key)?.deref();
+  if (holder !== undefined && holder !== writer) {
+    throw new ToolwareTypeError(
+      "TOOLWARE_AUDIT_FILE_IN_USE",
+      `toolware/audit: ${file} is written by another audit() of this process: two writers would each rotate it ` +
+        "and record every call twice. Use one audit() per file (one instance serves any number of ToolHooks and " +
+        "layers), or close() the other first",
+    );
+  }
+  holders.set(key, new WeakRef(writer));
+  return key;
+}
+
 /**
  * Appends whole lines to a file with synchronous system calls, so that each line is written (and, with
  * `"fsync"`, on the device) before `append` returns. A line is never split across files: the file is renamed to
@@ -57,6 +77,7 @@ export class AuditWriter {
   readonly #durability: AuditDurability;
   readonly #maxBytes: number;
   #fd: number | undefined;
+  #key: string | undefined;
   #size = 0;
   #nextRotation = 1;
   // A write failed part-way: the file may end in a torn line, which must not swallow the next one.
@@ -72,11 +93,13 @@ export class AuditWriter {
   #open(): void {
     try {
       mkdirSync(dirname(this.file), { recursive: true });
+      this.#key = claim(this.file, this);
       this.#fd = openSync(this.file, "a+");
       this.#nextRotation = (rotatedNumbers(this.file).at(-1) ?? 0) + 1;
       this.#repair();
     } catch (error) {
-      this.#closeQuietly();
+      if (error instanceof ToolwareTypeError) throw error;
+      this.close();
       throw new ToolwareError("TOOLWARE_AUDIT_OPEN_FAILED", `audit: cannot open ${this.file}: ${String(error)}`, {
         cause: error,
       });
@@ -125,9 +148,12 @@ export class AuditWriter {
     }
   }
 
-  /** Closes the file; a later `append` opens it again. */
+  /** Closes the file and lets another writer have it; a later `append` opens it again if it is free. */
   close(): void {
     this.#closeQuietly();
+    const key = this.#key;
+    if (key !== undefined && holders.get(key)?.deref() === this) holders.delete(key);
+    this.#key = undefined;
   }
 
   #closeQuietly(): void {
