@@ -25,6 +25,7 @@ const RUNTIME_EXPORTS = [
   "beforeToolCallCrew",
   "bindCall",
   "clearAfterToolCallHooks",
+  "closestKey",
   "clearAllToolCallHooks",
   "clearBeforeToolCallHooks",
   "defaultToolHooks",
