@@ -58,6 +58,15 @@ describe("toolware audit <file>", () => {
     expect(out).not.toMatch(/\b1 calls\b/);
   });
 
+  it("summarises a minimal record (no time, no agent): what the reader accepts, the command prints", async () => {
+    write("bare.jsonl", `${JSON.stringify({ callId: "a", tool: "t", status: "ok", durationMs: 1 })}\n`);
+    const { code, out, err } = await audit("bare.jsonl");
+    expect([code, err]).toEqual([0, ""]);
+    expect(out).toMatch(
+      /\n {2}t {2}1 call {2}ok 1 {2}blocked 0 {2}error 0\n[\s\S]*slowest calls:\n {2}t {2}1\.0 ms {2}ok {2}a\n$/,
+    );
+  });
+
   it("prints the summary as JSON with --json", async () => {
     write("json.jsonl", `${sample[0]}\n`);
     const { code, out } = await audit("json.jsonl", "--json");
