@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../kit.js";
 import { child, inProcess, scratch } from "../test-fixtures.js";
@@ -151,6 +152,46 @@ describe("toolware audit <file>", () => {
     expect(help.out).toMatch(/--top N\s+how many of the slowest calls to list/);
     expect(help.out).toMatch(/\n {2}1 {2}the trail cannot be read, or a file of it holds no audit record\n/);
     expect(await audit("--version")).toEqual({ code: 0, out: `${version}\n`, err: "" });
+  });
+});
+
+describe("toolware audit on hostile files", () => {
+  const value = fc.oneof(
+    fc.string(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(fc.string(), { maxLength: 2 }),
+  );
+  const line = fc.oneof(
+    fc.string(),
+    fc.json(),
+    fc
+      .record({
+        callId: fc.oneof(fc.string(), value),
+        tool: fc.oneof(fc.constantFrom("__proto__", "constructor", "web_search", "a\nb", ""), value),
+        status: fc.oneof(fc.constantFrom("ok", "blocked", "error"), value),
+        durationMs: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), value),
+        time: value,
+        reason: value,
+        redactionFailed: value,
+      })
+      .map((r) => JSON.stringify(r)),
+  );
+
+  it("never fails as a bug: 0 when every file holds a record, 1 when one holds none, stdout or stderr saying so", async () => {
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { maxLength: 8 }), fc.boolean(), async (lines, newline) => {
+        const name = `fuzz-${n++}.jsonl`;
+        write(name, lines.join("\n") + (newline ? "\n" : ""));
+        const { code, out, err } = await audit(name, "--no-rotated");
+        expect(code === 0 || code === 1, err).toBe(true);
+        if (code === 0) expect(out).toMatch(/^audit trail: /);
+        else expect(err).toMatch(/^toolware: audit: .* (is empty|holds no audit record)/);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
 
