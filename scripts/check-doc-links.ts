@@ -108,6 +108,35 @@ export function anchorsOf(markdown: string): Set<string> {
   return anchors;
 }
 
+/** One link of a Markdown page: its 1-based line and its target as written. */
+export interface MarkdownLink {
+  readonly line: number;
+  readonly target: string;
+}
+
+/**
+ * The links of a Markdown page (`[text](target)`, images, reference definitions), outside code blocks and inline
+ * code.
+ *
+ * @example
+ * ```ts
+ * markdownLinks("See [the guide](../../docs/README.md).\n"); // [{ line: 1, target: "../../docs/README.md" }]
+ * ```
+ */
+export function markdownLinks(markdown: string): MarkdownLink[] {
+  return proseLines(markdown).flatMap((text, i) => {
+    const targets = [...text.matchAll(INLINE)].map((m) => m[1] as string);
+    const definition = DEFINITION.exec(text);
+    if (definition !== null) targets.push(definition[1] as string);
+    return targets.map((target) => ({ line: i + 1, target }));
+  });
+}
+
+/** True for a link to a path (`../docs/a.md`, `#usage`), false for one with a scheme (`https:`, `mailto:`) or `//host`. */
+export function isRelativeLink(target: string): boolean {
+  return !EXTERNAL.test(target) && !target.startsWith("//");
+}
+
 /**
  * Finds the relative links of the docs that point nowhere.
  *
@@ -134,31 +163,25 @@ export function checkDocLinks(options: LinkCheckOptions = {}): LinkReport {
 
   for (const page of pages) {
     const rel = relative(root, page).split(sep).join("/");
-    const lines = proseLines(readFileSync(page, "utf8"));
-    lines.forEach((line, i) => {
-      const targets = [...line.matchAll(INLINE)].map((m) => m[1] as string);
-      const definition = DEFINITION.exec(line);
-      if (definition !== null) targets.push(definition[1] as string);
-      for (const target of targets) {
-        if (EXTERNAL.test(target) || target.startsWith("//")) continue;
-        checked++;
-        const hash = target.indexOf("#");
-        const path = decodeURIComponent(hash === -1 ? target : target.slice(0, hash));
-        const fragment = hash === -1 ? undefined : decodeURIComponent(target.slice(hash + 1));
-        const file = path === "" ? page : resolve(dirname(page), path);
-        const report = (problem: string) => broken.push({ page: rel, line: i + 1, target, problem });
-        if (!existsSync(file)) {
-          report(`${relative(root, file).split(sep).join("/")} does not exist`);
-          continue;
-        }
-        if (fragment === undefined || fragment === "") continue;
-        if (statSync(file).isDirectory() || !file.endsWith(".md")) {
-          report("a #fragment on something that is not a Markdown page");
-          continue;
-        }
-        if (!anchors(file).has(fragment)) report(`no heading with the anchor #${fragment}`);
+    for (const { line, target } of markdownLinks(readFileSync(page, "utf8"))) {
+      if (!isRelativeLink(target)) continue;
+      checked++;
+      const hash = target.indexOf("#");
+      const path = decodeURIComponent(hash === -1 ? target : target.slice(0, hash));
+      const fragment = hash === -1 ? undefined : decodeURIComponent(target.slice(hash + 1));
+      const file = path === "" ? page : resolve(dirname(page), path);
+      const report = (problem: string) => broken.push({ page: rel, line, target, problem });
+      if (!existsSync(file)) {
+        report(`${relative(root, file).split(sep).join("/")} does not exist`);
+        continue;
       }
-    });
+      if (fragment === undefined || fragment === "") continue;
+      if (statSync(file).isDirectory() || !file.endsWith(".md")) {
+        report("a #fragment on something that is not a Markdown page");
+        continue;
+      }
+      if (!anchors(file).has(fragment)) report(`no heading with the anchor #${fragment}`);
+    }
   }
   return { checked, broken };
 }

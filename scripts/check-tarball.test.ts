@@ -112,6 +112,49 @@ describe("tarballProblems", () => {
   });
 });
 
+describe("tarballProblems on the links of the packed Markdown", () => {
+  const readme = (text: string, extra: Record<string, string> = {}) =>
+    tarball((_m, files) => {
+      files.set("README.md", Buffer.from(text));
+      for (const [path, content] of Object.entries(extra)) files.set(path, Buffer.from(content));
+    });
+
+  it("passes links to the web, to files of the package and to the page's own headings", () => {
+    const text = [
+      "# packs",
+      "[guide](https://github.com/toolware/toolware/blob/main/docs/packs.md#cache), [mail](mailto:a@b.c), [up](#packs)",
+      "[code](dist/cache/index.js), [changes](./CHANGELOG.md#010), [folder](dist/cache/), [npm](//npmjs.com/x)",
+      "```md",
+      "[inside a code block](../../docs/README.md)",
+      "```",
+      "and `[inline code](../x.md)`",
+      "",
+    ].join("\n");
+    expect(tarballProblems(readme(text, { "CHANGELOG.md": "# 0.1.0\n" }), { subpaths: ["./cache"] })).toEqual([]);
+  });
+
+  it("fails on a relative link that leaves the package, in any Markdown file of it", () => {
+    const problems = tarballProblems(
+      readme("Every option: [docs/packs.md](../../docs/packs.md).\n\n[core]: ../core\n", {
+        "docs/more.md": "![logo](../../logo.png) and [x](%2E%2E/%2E%2E/y.md), [up](../README.md)\n",
+      }),
+    );
+    expect(problems).toEqual([
+      "README.md:1 links to ../../docs/packs.md, outside the package: it breaks on the registry (link to the repository instead)",
+      "README.md:3 links to ../core, outside the package: it breaks on the registry (link to the repository instead)",
+      "docs/more.md:1 links to ../../logo.png, outside the package: it breaks on the registry (link to the repository instead)",
+      "docs/more.md:1 links to %2E%2E/%2E%2E/y.md, outside the package: it breaks on the registry (link to the repository instead)",
+    ]);
+  });
+
+  it("fails on a relative link to a file the tarball lacks", () => {
+    expect(tarballProblems(readme("[tests](src/cache/index.test.ts) [api](/docs/api.md)\n"))).toEqual([
+      "README.md:1 links to src/cache/index.test.ts, not in the tarball",
+      "README.md:1 links to /docs/api.md, outside the package: it breaks on the registry (link to the repository instead)",
+    ]);
+  });
+});
+
 describe("readTarball", () => {
   const dir = mkdtempSync(join(tmpdir(), "read-tarball-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,6 @@
 import { builtinModules } from "node:module";
 import { posix } from "node:path";
+import { isRelativeLink, markdownLinks } from "./check-doc-links.js";
 import type { Tarball } from "./tarball.js";
 
 /** What a tarball is expected to hold beyond what its own manifest says. */
@@ -96,9 +97,43 @@ function importProblems(tarball: Tarball): string[] {
 }
 
 /**
+ * Relative links of the tarball's Markdown files (README, CHANGELOG) that break once the package is on the registry:
+ * a link out of the package (`../../docs/…`: the registry and `node_modules` hold the package alone), or to a file
+ * the tarball lacks.
+ */
+function linkProblems(tarball: Tarball): string[] {
+  const { files } = tarball;
+  const problems: string[] = [];
+  for (const [path, content] of files) {
+    if (!path.endsWith(".md")) continue;
+    for (const { line, target } of markdownLinks(content.toString("utf8"))) {
+      if (!isRelativeLink(target)) continue;
+      const bare = target.replace(/[?#].*$/, "");
+      if (bare === "") continue; // an anchor of the same page
+      let decoded = bare;
+      try {
+        decoded = decodeURIComponent(bare);
+      } catch {}
+      const resolved = posix.normalize(posix.join(posix.dirname(path), decoded));
+      const where = `${path}:${line} links to ${target}`;
+      // A root-relative link ("/docs/a.md") names the root of the site showing it, never the package.
+      if (decoded.startsWith("/") || resolved === ".." || resolved.startsWith("../")) {
+        problems.push(`${where}, outside the package: it breaks on the registry (link to the repository instead)`);
+      } else if (
+        !files.has(resolved) &&
+        ![...files.keys()].some((f) => f.startsWith(`${resolved.replace(/\/$/, "")}/`))
+      ) {
+        problems.push(`${where}, not in the tarball`);
+      }
+    }
+  }
+  return problems;
+}
+
+/**
  * What is wrong with a tarball as npm would install it: ranges only a workspace understands (`workspace:^`),
  * a missing or wildcard export, an export leading into internal/, files the exports or the code name but the
- * tarball lacks, and imported packages no dependency declares. Empty when it is fit to publish.
+ * tarball lacks, imported packages no dependency declares, and README links that leave the package. Empty when it is fit to publish.
  *
  * @example
  * ```ts
@@ -127,5 +162,5 @@ export function tarballProblems(tarball: Tarball, expected: TarballExpectation =
   }
   if (!files.has("LICENSE")) problems.push("no LICENSE file");
   if (!files.has("README.md")) problems.push("no README.md");
-  return [...problems, ...exportProblems(tarball, expected), ...importProblems(tarball)];
+  return [...problems, ...exportProblems(tarball, expected), ...importProblems(tarball), ...linkProblems(tarball)];
 }

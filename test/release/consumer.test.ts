@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { compareVersions, NODE_22 } from "../../scripts/node-binaries.js";
+import { readTarball } from "../../scripts/tarball.js";
 import { ROOT } from "../../scripts/workspace.js";
 import { shellBlocks } from "./consumer-env.js";
 import type { ReleasePackage } from "./global-setup.js";
@@ -65,6 +66,33 @@ describe("the install docs", () => {
   });
 });
 
+describe("the ES module step of the install docs", () => {
+  it("makes a new project an ES module project, without which the first import fails", () => {
+    const overview = readFileSync(join(ROOT, "docs/overview.md"), "utf8");
+    const block = shellBlocks(overview).find((b) => b.includes("pack:tarballs")) ?? "";
+    const prefix = "mkdir -p ../my-app && cd ../my-app && ";
+    const line = block.split("\n").find((l) => l.startsWith(prefix)) ?? "";
+    const init = line
+      .slice(prefix.length)
+      .replace(/\s#.*$/, "")
+      .trim();
+    expect(init).toBe("npm init -y && npm pkg set type=module");
+    // Inside my-app, so that @toolware/core resolves from its node_modules.
+    const project = join(app, "esm-check");
+    mkdirSync(project);
+    writeFileSync(
+      join(project, "main.js"),
+      'import { ToolHooks } from "@toolware/core";\nconsole.log(typeof ToolHooks);\n',
+    );
+    expect(run("sh", ["-c", "npm init -y"], project).status).toBe(0);
+    const commonjs = run(process.execPath, ["main.js"], project);
+    expect(commonjs.status).not.toBe(0);
+    expect(commonjs.stderr).toMatch(/SyntaxError: Cannot use import statement outside a module/);
+    expect(run("sh", ["-c", init], project).status).toBe(0);
+    expect(run(process.execPath, ["main.js"], project)).toMatchObject({ status: 0, stdout: "function\n" });
+  });
+});
+
 describe("every entry point and subpath, in ESM", () => {
   it("loads on this Node, and nothing else is reachable", () => {
     const report = importAll(process.execPath, installed);
@@ -93,13 +121,54 @@ describe("every entry point and subpath, in ESM", () => {
 });
 
 describe("the commands the packages install", () => {
+  const cli = release.packages.find((p) => p.name === "@toolware/cli");
+  const version = (JSON.parse(readFileSync(join(ROOT, "packages/cli/package.json"), "utf8")) as { version: string })
+    .version;
+
   it("run from node_modules/.bin, on this Node and on the oldest the engines allow", () => {
+    expect(cli?.installed).toBe(true);
     for (const node of [process.execPath, release.floor.node]) {
       const result = run("node_modules/.bin/toolware", ["--help"], app, node);
       expect(result.stderr).toBe("");
       expect(result.status).toBe(0);
-      expect(result.stdout).toMatch(/^usage: toolware audit <file>/);
+      expect(result.stdout).toMatch(
+        /^usage: toolware <command> \[options\]\n[\s\S]*\n {2}audit {2}summarise an audit trail/,
+      );
+      expect(run("node_modules/.bin/toolware", ["--version"], app, node)).toEqual({
+        status: 0,
+        stdout: `${version}\n`,
+        stderr: "",
+      });
     }
+  });
+
+  it("toolware audit: a summary and exit 0 for a trail, exit 1 for a file with no record, exit 2 for --top 1e3", () => {
+    const line = {
+      v: 1,
+      time: "2026-03-02T10:15:00.000Z",
+      callId: "a",
+      tool: "web_search",
+      status: "ok",
+      durationMs: 3,
+    };
+    writeFileSync(join(app, "audit.jsonl"), `${JSON.stringify(line)}\n`);
+    writeFileSync(join(app, "other.log"), "GET / 200\n");
+    const ok = run("node_modules/.bin/toolware", ["audit", "audit.jsonl"], app);
+    expect([ok.status, ok.stderr]).toEqual([0, ""]);
+    expect(ok.stdout).toMatch(/web_search\s+1 call\s+ok 1/);
+    const none = run("node_modules/.bin/toolware", ["audit", "other.log"], app);
+    expect([none.status, none.stdout]).toEqual([1, ""]);
+    expect(none.stderr).toMatch(/^toolware: audit: other\.log holds no audit record/);
+    const usage = run("node_modules/.bin/toolware", ["audit", "audit.jsonl", "--top", "1e3"], app);
+    expect([usage.status, usage.stdout]).toEqual([2, ""]);
+    expect(usage.stderr).toMatch(/--top takes a whole number of 0 or more, got "1e3"/);
+  });
+
+  it("only @toolware/cli ships a bin: two packages with one bin name would clash", () => {
+    const bins = release.packages.flatMap((p) =>
+      Object.keys(readTarball(p.tarball).manifest.bin ?? {}).map((b) => `${p.name}:${b}`),
+    );
+    expect(bins).toEqual(["@toolware/cli:toolware"]);
   });
 });
 

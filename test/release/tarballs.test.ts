@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { anchorsOf, markdownLinks } from "../../scripts/check-doc-links.js";
 import { tarballProblems } from "../../scripts/check-tarball.js";
 import { readTarball } from "../../scripts/tarball.js";
-import { ScriptError } from "../../scripts/workspace.js";
+import { ROOT, ScriptError } from "../../scripts/workspace.js";
 import { run } from "./helpers.js";
 
 const release = inject("release");
@@ -45,6 +46,27 @@ describe("the packed tarballs", () => {
     const core = release.packages.find((p) => p.name === "@toolware/core");
     const coreVersion = readTarball(core?.tarball ?? "").manifest.version;
     expect(manifest.peerDependencies?.["@toolware/core"]).toBe(`^${coreVersion}`);
+  });
+});
+
+describe("the packed READMEs", () => {
+  it("link into the repository only to files and headings that exist there", () => {
+    let checked = 0;
+    for (const pkg of release.packages) {
+      const { manifest, files } = readTarball(pkg.tarball);
+      const repository = (manifest as { repository?: { url?: string } }).repository?.url ?? "";
+      const base = repository.replace(/^git\+/, "").replace(/\.git$/, "");
+      expect(base, pkg.name).toMatch(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/);
+      for (const { target } of markdownLinks(files.get("README.md")?.toString("utf8") ?? "")) {
+        const inside = new RegExp(`^${base.replaceAll(".", "\\.")}/(?:blob|tree)/main/([^#]+)(?:#(.*))?$`).exec(target);
+        if (inside === null) continue;
+        checked++;
+        const file = join(ROOT, inside[1] as string);
+        expect(existsSync(file), `${pkg.name}: ${target}`).toBe(true);
+        if (inside[2] !== undefined) expect(anchorsOf(readFileSync(file, "utf8")), target).toContain(inside[2]);
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(release.packages.length);
   });
 });
 
@@ -94,6 +116,18 @@ describe("the tarball check itself", () => {
     const problems = tarballProblems(readTarball(wildcard), { subpaths: packs.subpaths });
     expect(problems).toContain('export "./*" is a wildcard: list each subpath explicitly');
     expect(problems).toContain('missing export "./redact"');
+  });
+
+  it("fails on a README link that leaves the package, as the packed READMEs once had", () => {
+    const broken = mutated("readme-link", (_m, dir) => {
+      const readme = join(dir, "README.md");
+      writeFileSync(readme, `${readFileSync(readme, "utf8")}\nEvery option: [docs/packs.md](../../docs/packs.md).\n`);
+    });
+    const problems = tarballProblems(readTarball(broken), { subpaths: packs.subpaths });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(
+      /^README\.md:\d+ links to \.\.\/\.\.\/docs\/packs\.md, outside the package: it breaks on the registry/,
+    );
   });
 
   it("fails on a missing file and on an export into internal/", () => {

@@ -27,6 +27,7 @@ const RUNTIME_EXPORTS = [
   "bindCall",
   "claimGuard",
   "clearAfterToolCallHooks",
+  "closestKey",
   "clearAllToolCallHooks",
   "clearBeforeToolCallHooks",
   "defaultToolHooks",

@@ -23,7 +23,18 @@ function distance(a: string, b: string): number {
   return (d[a.length] as number[])[b.length] as number;
 }
 
-/** The allowed key a misspelt one most likely meant, if any is close enough to say so. */
+/**
+ * The allowed word a misspelt one most likely meant, if any is close enough to say so: the same word in another case
+ * style (`expected_output` → `expectedOutput`), else the nearest by edits (one edit for words of up to 4 characters,
+ * two for longer ones, a swap of neighbours counting as one). For "did you mean" hints on unknown options, keys and
+ * commands.
+ *
+ * @example
+ * ```ts
+ * closestKey("destrutive", ["name", "destructive"]); // "destructive"
+ * closestKey("colour", ["json", "top"]); // undefined
+ * ```
+ */
 export function closestKey(key: string, allowed: readonly string[]): string | undefined {
   const lower = key.toLowerCase().replace(/[_-]/g, "");
   let best: string | undefined;

@@ -20,6 +20,11 @@ function oneLine(text: string): string {
   return JSON.stringify(text).slice(1, -1);
 }
 
+// "1 call", "2 calls": a count with its noun, singular for one.
+function count(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
 // Paths below the working directory are shown relative to it, others in full.
 function shown(file: string, cwd: string): string {
   const rel = relative(cwd, file);
@@ -46,7 +51,7 @@ export function formatAuditSummary(summary: AuditSummary, cwd: string = process.
     out.push("", "by tool:");
     const rows = tools.map(([tool, c]) => [
       oneLine(tool),
-      `${c.calls} calls`,
+      count(c.calls, "call"),
       `ok ${c.ok}`,
       `blocked ${c.blocked}`,
       `error ${c.error}`,
@@ -63,8 +68,9 @@ export function formatAuditSummary(summary: AuditSummary, cwd: string = process.
       oneLine(r.tool),
       `${r.durationMs.toFixed(1)} ms`,
       r.status,
-      r.callId,
-      r.time,
+      oneLine(r.callId),
+      // A record needs no time to count (the reader checks callId, tool, status and durationMs only).
+      typeof r.time === "string" ? oneLine(r.time) : "",
     ]);
     out.push(...table(rows, [1]).map((line) => `  ${line}`));
   }
@@ -75,15 +81,14 @@ export function formatAuditSummary(summary: AuditSummary, cwd: string = process.
     if (f.tornTail) warnings.push(`${name}: the last line was cut short (a crash while it was written); skipped`);
     if (damaged.length > 0) {
       const shown = damaged.slice(0, 10).join(", ");
-      warnings.push(
-        `${name}: ${damaged.length} line(s) are not records (line ${shown}${damaged.length > 10 ? ", …" : ""}); skipped`,
-      );
+      const lines = damaged.length === 1 ? "1 line is not a record" : `${damaged.length} lines are not records`;
+      const which = `${damaged.length === 1 ? "line" : "lines"} ${shown}${damaged.length > 10 ? ", …" : ""}`;
+      warnings.push(`${name}: ${lines} (${which}); skipped`);
     }
   }
   if (summary.redactionFailures > 0) {
-    warnings.push(
-      `${summary.redactionFailures} record(s) hold [redaction failed] placeholders: check the redact function`,
-    );
+    const holds = summary.redactionFailures === 1 ? "1 record holds" : `${summary.redactionFailures} records hold`;
+    warnings.push(`${holds} [redaction failed] placeholders: check the redact function`);
   }
   if (warnings.length > 0) out.push("", "warnings:", ...warnings.map((w) => `  ${w}`));
   return `${out.join("\n")}\n`;

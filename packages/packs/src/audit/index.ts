@@ -8,7 +8,6 @@ import { AuditWriter } from "./writer.js";
 
 export type { HookDecision } from "../internal/decisions.js";
 export type { ToolSelector } from "../internal/tool-selector.js";
-export { type CliOutput, runToolwareCli } from "./cli.js";
 export { formatAuditSummary } from "./format.js";
 export type { AuditOptions } from "./options.js";
 export {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { toolwareCode } from "@toolware/core";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { type AuditRecord, readAuditTrail, runToolwareCli, summarizeAudit } from "./index.js";
+import { type AuditRecord, formatAuditSummary, readAuditTrail, summarizeAudit } from "./index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "toolware-audit-reader-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,20 +41,6 @@ function write(name: string, text: string): string {
   const file = join(dir, name);
   writeFileSync(file, text);
   return file;
-}
-
-function cli(argv: string[]) {
-  let out = "";
-  let err = "";
-  const code = runToolwareCli(argv, {
-    out: (t) => {
-      out += t;
-    },
-    err: (t) => {
-      err += t;
-    },
-  });
-  return { code, out, err };
 }
 
 describe("reading an audit trail", () => {
@@ -111,12 +97,13 @@ describe("reading an audit trail", () => {
   });
 });
 
-describe("toolware audit <file>", () => {
+describe("formatAuditSummary", () => {
+  const format = (file: string, top?: number) => formatAuditSummary(summarizeAudit(readAuditTrail(file), { top }), dir);
+
   it("prints counts, block reasons, the slowest calls and a warning for a torn last line", () => {
     const lines = sample.map((r) => JSON.stringify(r));
-    const file = write("cli.jsonl", `${lines.join("\n")}\n{"v":1,"callId":"g","tool":"web`);
-    const { code, out, err } = cli(["audit", file, "--top", "1"]);
-    expect([code, err]).toEqual([0, ""]);
+    const out = format(write("cli.jsonl", `${lines.join("\n")}\n{"v":1,"callId":"g","tool":"web`), 1);
+    expect(out).toMatch(/^audit trail: cli\.jsonl\n/);
     expect(out).toContain("calls: 6   ok: 2   blocked: 3   error: 1");
     expect(out).toMatch(/web_search\s+3 calls\s+ok 2\s+blocked 1\s+error 0/);
     expect(out).toMatch(/2×\s+destructive tools are disabled/);
@@ -124,23 +111,23 @@ describe("toolware audit <file>", () => {
     expect(out).toContain("the last line was cut short");
   });
 
-  it("prints JSON with --json", () => {
-    const file = write("cli-json.jsonl", `${JSON.stringify(sample[0])}\n`);
-    const { code, out } = cli(["audit", file, "--json"]);
-    expect(code).toBe(0);
-    expect(JSON.parse(out)).toMatchObject({ calls: 1, byStatus: { ok: 1, blocked: 0, error: 0 } });
+  it("prints a record that has no time, or a call id with a newline, on one line each", () => {
+    const bare = { callId: "x\ny", tool: "t", status: "ok", durationMs: 2 };
+    const out = format(write("bare.jsonl", `${JSON.stringify(bare)}\n${JSON.stringify({ ...bare, time: 7 })}\n`));
+    expect(out).toMatch(/slowest calls:\n {2}t {2}2\.0 ms {2}ok {2}x\\ny\n {2}t {2}2\.0 ms {2}ok {2}x\\ny\n$/);
   });
 
-  it("exits 1 for a missing trail and 2 for a usage error", () => {
-    expect(cli(["audit", join(dir, "nope.jsonl")])).toMatchObject({ code: 1, out: "" });
-    expect(cli(["audit"]).code).toBe(2);
-    expect(cli(["audit", "a", "b"]).code).toBe(2);
-    expect(cli(["audit", "a", "--top", "x"]).code).toBe(2);
-    expect(cli(["audit", "a", "--colour"]).code).toBe(2);
-    expect(cli(["sumarise", "a"])).toMatchObject({
-      code: 2,
-      err: expect.stringContaining('unknown command "sumarise"'),
-    });
-    expect(cli(["--help"])).toMatchObject({ code: 0, out: expect.stringContaining("usage: toolware audit <file>") });
+  it("speaks of one call, one damaged line and one failed redaction in the singular", () => {
+    const one = { ...sample[4], redactionFailed: true };
+    const out = format(write("one.jsonl", `${JSON.stringify(one)}\nnot json\n${JSON.stringify(sample[0])}\n`));
+    expect(out).toMatch(/fetch_page\s+1 call\s+ok 0/);
+    expect(out).toMatch(/web_search\s+1 call\s+ok 1/);
+    expect(out).not.toMatch(/\b1 calls\b/);
+    expect(out).toContain("one.jsonl: 1 line is not a record (line 2); skipped");
+    expect(out).toContain("1 record holds [redaction failed] placeholders");
+    const many = format(write("many.jsonl", `${JSON.stringify(one)}\n${JSON.stringify(one)}\nx\ny\n`));
+    expect(many).toMatch(/fetch_page\s+2 calls/);
+    expect(many).toContain("many.jsonl: 2 lines are not records (lines 3, 4); skipped");
+    expect(many).toContain("2 records hold [redaction failed] placeholders");
   });
 });

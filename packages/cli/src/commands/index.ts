@@ -1,0 +1,8 @@
+import type { Command } from "../command.js";
+import { audit } from "./audit/index.js";
+
+/**
+ * Every command of `toolware`, in the order `toolware --help` lists them. A new command is a folder beside
+ * `audit/` (its `index.ts` exporting `defineCommand({ … })` or a group of commands, and its tests) plus one line here.
+ */
+export const commands: readonly Command[] = [audit];
