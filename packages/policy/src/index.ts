@@ -1,0 +1,15 @@
+export type {
+  AnnotationsMatch,
+  ApprovalDoc,
+  CedarDoc,
+  KeyPath,
+  LoadedDocument,
+  MatchDoc,
+  PacksDoc,
+  PolicyDecision,
+  PolicyDocument,
+  PolicyMode,
+  RuleDoc,
+  SourceSpan,
+  StoreRef,
+} from "./document.js";
