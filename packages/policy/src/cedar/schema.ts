@@ -71,6 +71,12 @@ export function checkSchema(
     validationSettings: { mode: "strict" },
   });
   if (answer.type === "failure") fail(schema, answer.errors, "Cedar could not validate the policies");
+  // Cedar only warns of a policy no valid request can satisfy; here it is a guard switched off, often by a typo.
+  const impossible = answer.validationWarnings.find((w) => /policy is impossible/.test(w.error.message));
+  if (impossible !== undefined) {
+    const policy = loaded[Number(impossible.policyId.slice(6))] as LoadedPolicy;
+    throw cedarLoadError(policy.at, `Cedar policy \`${policy.id}\` can never apply under the schema: ${impossible.error.message.replace(/^for policy `\w+`, /, "")}`);
+  }
   if (answer.validationErrors.length === 0) return;
   // Cedar names policies `policyN`; the file names them by `@id`.
   const errors = answer.validationErrors.map(({ policyId, error }) => {
