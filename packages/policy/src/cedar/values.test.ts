@@ -55,7 +55,9 @@ describe("arguments as Cedar values", () => {
       effect: "deny",
       reason: expect.stringMatching(/argument `to\[1\]` is null/),
     });
-    expect(decide({ to: [, "a"] }).effect).toBe("deny");
+    const holey: unknown[] = [];
+    holey[1] = "a";
+    expect(decide({ to: holey }).effect).toBe("deny");
   });
 
   it("keys Cedar's JSON would read as entities or extensions are refused", () => {
