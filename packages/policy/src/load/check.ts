@@ -66,6 +66,7 @@ export class Checker {
     const seen = new Map<string, Pos>();
     const keyPos = new Map<string, Pos>();
     const known = Object.keys(spec.fields);
+    const failed = new Set<string>();
     let valid = true;
     for (const entry of tree.entries) {
       const key = entry.key;
@@ -96,17 +97,19 @@ export class Checker {
       const docKey = field.as ?? key;
       keyPos.set(key, entry.value.pos);
       const value = this.check(entry.value, field.spec, [...path, key], [...docPath, docKey]);
-      if (value === INVALID) valid = false;
-      else out[docKey] = value;
+      if (value === INVALID) {
+        valid = false;
+        failed.add(docKey);
+      } else out[docKey] = value;
     }
     for (const [key, field] of Object.entries(spec.fields)) {
       if (field.required === true && !seen.has(key)) {
         this.issue(tree.pos, path, `missing ${showKey(key)}: ${lowerFirst(field.description)}`);
         valid = false;
+        failed.add(field.as ?? key);
       }
     }
-    if (!valid) return INVALID;
-    for (const found of spec.refine?.(out) ?? []) {
+    for (const found of spec.refine?.(out, failed) ?? []) {
       const at = found.key === undefined ? tree.pos : (keyPos.get(String(found.key)) ?? tree.pos);
       this.issue(at, found.key === undefined ? path : [...path, found.key], found.message);
       valid = false;
@@ -153,9 +156,9 @@ export class Checker {
     tree.items.forEach((item, i) => {
       const value = this.check(item, spec.items, [...path, i], [...docPath, i]);
       if (value === INVALID) valid = false;
-      else out.push(value);
+      // A refused entry keeps its place, so the cross-entry checks name the right index.
+      out.push(value === INVALID ? undefined : value);
     });
-    if (!valid) return INVALID;
     for (const found of spec.refine?.(out) ?? []) {
       const item = typeof found.key === "number" ? tree.items[found.key] : undefined;
       this.issue(item?.pos ?? tree.pos, found.key === undefined ? path : [...path, found.key], found.message);

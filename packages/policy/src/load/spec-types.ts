@@ -27,8 +27,11 @@ export interface ObjectSpec extends Base {
   readonly aliases?: Readonly<Record<string, string>>;
   /** Extra JSON Schema keywords (if/then) for the rules `refine` enforces, so editors flag them too. */
   readonly schemaExtra?: Readonly<Record<string, unknown>>;
-  /** Checks across keys, once every key is checked: returns issues at a key of the object (or `[]`). */
-  readonly refine?: (value: Readonly<Record<string, unknown>>) => readonly RefineIssue[];
+  /**
+   * Checks across keys, once every key is checked: issues at a key of the object (or `[]`). `failed` holds the keys
+   * whose values were refused (left out of `value`), so a check that needs one of them can stay silent.
+   */
+  readonly refine?: (value: Readonly<Record<string, unknown>>, failed: ReadonlySet<string>) => readonly RefineIssue[];
 }
 
 /** An issue a `refine` finds: at `key` of the object (its value's position), or the object itself. */
@@ -81,7 +84,7 @@ export interface ArraySpec extends Base {
   readonly items: Spec;
   readonly minItems?: number;
   readonly maxItems?: number;
-  /** Checks across entries (unique rule names), once every entry is checked. */
+  /** Checks across entries (unique rule names), once every entry is checked; refused entries are `undefined`. */
   readonly refine?: (items: readonly unknown[]) => readonly RefineIssue[];
 }
 

@@ -114,8 +114,9 @@ const match = object({
   },
 });
 
-function refineRule(rule: Readonly<Record<string, unknown>>): RefineIssue[] {
+function refineRule(rule: Readonly<Record<string, unknown>>, failed: ReadonlySet<string>): RefineIssue[] {
   const issues: RefineIssue[] = [];
+  if (failed.has("decide")) return issues;
   const decide = rule.decide;
   if (rule.approval !== undefined && decide !== "approve") {
     issues.push({ key: "approval", message: "`approval` applies only to a rule with `decide: approve`" });
@@ -126,7 +127,7 @@ function refineRule(rule: Readonly<Record<string, unknown>>): RefineIssue[] {
       message: "`reason` is what the agent reads when the rule denies: it needs `decide: deny` (or `approve`)",
     });
   }
-  if (decide === undefined && rule.packs === undefined) {
+  if (decide === undefined && rule.packs === undefined && !failed.has("packs")) {
     issues.push({ message: "the rule does nothing: give it `decide` or `packs`" });
   }
   return issues;
@@ -221,8 +222,8 @@ function uniqueNames(rules: readonly unknown[]): RefineIssue[] {
   return issues;
 }
 
-function refinePolicy(policy: Readonly<Record<string, unknown>>): RefineIssue[] {
-  if (policy.defaultReason !== undefined && policy.default !== "deny") {
+function refinePolicy(policy: Readonly<Record<string, unknown>>, failed: ReadonlySet<string>): RefineIssue[] {
+  if (!failed.has("default") && policy.defaultReason !== undefined && policy.default !== "deny") {
     return [{ key: "defaultReason", message: "`defaultReason` is read only when `default: deny` decides" }];
   }
   return [];
@@ -297,8 +298,9 @@ export const policySpec = object(
           },
         },
         {
-          refine: (cedar) => {
+          refine: (cedar, failed) => {
             const out: RefineIssue[] = [];
+            if (failed.size > 0) return out;
             if (cedar.policies !== undefined && cedar.file !== undefined)
               out.push({ key: "file", message: "give `policies` or `file`, not both" });
             if (cedar.schema !== undefined && cedar.schemaFile !== undefined)
