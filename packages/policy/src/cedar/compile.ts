@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { closestKey, ToolwareTypeError } from "@toolware/core";
 import { createEngine, type LoadedPolicy } from "./engine.js";
 import { ANNOTATIONS, policyFacts } from "./policies.js";
-import { checkSchema } from "./schema.js";
+import { checkSchema, type SchemaModel } from "./schema.js";
 import { cedarLoadError, type DetailedError, describe, fail, type Located, policyRanges, spanAt } from "./source.js";
 import type { CedarEngine, CompileCedarOptions } from "./types.js";
 import { type CedarWasm, loadCedarWasm } from "./wasm.js";
@@ -115,14 +115,22 @@ function loadPolicies(cedar: CedarWasm, source: Located): LoadedPolicy[] {
   return policies;
 }
 
-/** The union of what the policies read of `context`, or `undefined` when one reads all of it. */
-function contextKeysOf(policies: readonly LoadedPolicy[]): Set<string> | undefined {
-  const keys = new Set<string>();
+/**
+ * The arguments to send: what the policies read of `context` (all of it when one reads it whole), and with a schema
+ * only what it declares, so the request conforms to it.
+ */
+function contextKeysOf(policies: readonly LoadedPolicy[], model: SchemaModel | undefined): Set<string> | undefined {
+  let keys: Set<string> | undefined = new Set<string>();
   for (const { facts } of policies) {
-    if (facts.contextKeys === undefined) return undefined;
+    if (facts.contextKeys === undefined) {
+      keys = undefined;
+      break;
+    }
     for (const key of facts.contextKeys) keys.add(key);
   }
-  return keys;
+  const declared = model?.contextKeys;
+  if (declared === undefined) return keys;
+  return new Set([...(keys ?? declared)].filter((key) => declared.has(key)));
 }
 
 /**
@@ -153,6 +161,7 @@ export async function compileCedar(options: CompileCedarOptions): Promise<CedarE
     path: options.path ?? [],
   };
   const policies = loadPolicies(cedar, source);
+  let model: SchemaModel | undefined;
   if (options.schema !== undefined) {
     const schema: Located = {
       text: options.schema,
@@ -160,11 +169,11 @@ export async function compileCedar(options: CompileCedarOptions): Promise<CedarE
       locate: options.locateSchema,
       path: options.schemaPath ?? [],
     };
-    checkSchema(cedar, schema, source, policies);
+    model = checkSchema(cedar, schema, source, policies);
   }
   // Same text, same slot: a reload of an unchanged file reuses Cedar's cache entry instead of adding one.
   const setId = `toolware:${createHash("sha256").update(options.policies).digest("hex")}`;
   const prepared = cedar.preparsePolicySet(setId, { staticPolicies: options.policies });
   if (prepared.type === "failure") fail(source, prepared.errors, "Cedar could not load the policies");
-  return createEngine(cedar, setId, policies, contextKeysOf(policies));
+  return createEngine(cedar, setId, policies, contextKeysOf(policies, model), model);
 }

@@ -1,4 +1,5 @@
 import type { PolicyFacts } from "./policies.js";
+import type { SchemaModel } from "./schema.js";
 import type { CedarCall, CedarDecision, CedarEngine, CedarPolicyInfo } from "./types.js";
 import { type CedarValue, contextOf, Refused } from "./values.js";
 import type { CedarWasm } from "./wasm.js";
@@ -19,7 +20,10 @@ function clip(text: string): string {
 }
 
 /** `principal`, `resource` and the entities that describe them, for one call. */
-function requestOf(call: CedarCall): {
+function requestOf(
+  call: CedarCall,
+  model: SchemaModel | undefined,
+): {
   principal: { type: string; id: string };
   resource: { type: string; id: string };
   entities: EntityJson[];
@@ -29,7 +33,8 @@ function requestOf(call: CedarCall): {
   let principal: { type: string; id: string } = ANONYMOUS;
   if (typeof call.agent === "string") {
     principal = { type: "Agent", id: call.agent };
-    const parents = typeof call.crew === "string" ? [{ type: "Crew", id: call.crew }] : [];
+    const inCrew = typeof call.crew === "string" && (model === undefined || model.crewParents);
+    const parents = inCrew ? [{ type: "Crew", id: call.crew as string }] : [];
     entities.push({ uid: principal, attrs: {}, parents });
   } else if (typeof call.caller === "string") principal = { type: "Caller", id: call.caller };
   const tags = call.tags ?? [];
@@ -38,19 +43,20 @@ function requestOf(call: CedarCall): {
   const hint = (value: unknown, otherwise: boolean): boolean => (typeof value === "boolean" ? value : otherwise);
   const readOnly = hint(a.readOnlyHint, false);
   const resource = { type: "Tool", id: call.tool };
-  entities.push({
-    uid: resource,
-    // MCP's defaults for a tool that says nothing: it may be destructive and may reach the open world.
-    attrs: {
-      name: call.tool,
-      tags: [...tags],
-      readOnly,
-      destructive: hint(a.destructiveHint, !readOnly),
-      idempotent: hint(a.idempotentHint, false),
-      openWorld: hint(a.openWorldHint, true),
-    },
-    parents: tags.map((id) => ({ type: "Tag", id })),
-  });
+  // MCP's defaults for a tool that says nothing: it may be destructive and may reach the open world.
+  let attrs: Record<string, string | boolean | string[]> = {
+    name: call.tool,
+    tags: [...tags],
+    readOnly,
+    destructive: hint(a.destructiveHint, !readOnly),
+    idempotent: hint(a.idempotentHint, false),
+    openWorld: hint(a.openWorldHint, true),
+  };
+  // A schema closes the entity's shape: only the attributes it declares may be sent.
+  if (model !== undefined)
+    attrs = Object.fromEntries(Object.entries(attrs).filter(([k]) => model.toolAttributes.has(k)));
+  const inTags = model === undefined || model.tagParents;
+  entities.push({ uid: resource, attrs, parents: inTags ? tags.map((id) => ({ type: "Tag", id })) : [] });
   return { principal, resource, entities };
 }
 
@@ -60,7 +66,11 @@ export function createEngine(
   setId: string,
   policies: readonly LoadedPolicy[],
   contextKeys: ReadonlySet<string> | undefined,
+  model: SchemaModel | undefined,
 ): CedarEngine {
+  // With a schema Cedar also checks each request against it: an argument of the wrong type (`"true"` where the
+  // schema says Bool) fails the call closed instead of comparing unequal and slipping past a `forbid`.
+  const checked = model === undefined ? {} : { preparsedSchemaName: model.id, validateRequest: true };
   const everyTool = policies.some((p) => p.facts.tool === undefined);
   const tools = new Set(policies.map((p) => p.facts.tool));
 
@@ -83,7 +93,7 @@ export function createEngine(
   function decide(call: CedarCall): CedarDecision {
     let answer: ReturnType<CedarWasm["statefulIsAuthorized"]>;
     try {
-      const { principal, resource, entities } = requestOf(call);
+      const { principal, resource, entities } = requestOf(call, model);
       const context = contextOf(call.args, contextKeys) as Record<string, CedarValue>;
       answer = cedar.statefulIsAuthorized({
         principal,
@@ -92,6 +102,7 @@ export function createEngine(
         context,
         entities,
         preparsedPolicySetId: setId,
+        ...checked,
       });
     } catch (error) {
       return failClosed(error instanceof Error ? error.message : String(error), []);

@@ -87,11 +87,19 @@ describe("compileCedar: decisions", () => {
     expect(engine.decide({ tool: "status" }).effect).toBe("allow");
   });
 
-  it("an evaluation error fails closed, naming the policy", () => {
-    const loose = engine.decide({ tool: "write_file", agent: "a", args: { path: 42 } });
-    expect(loose.effect).toBe("deny");
-    expect(loose.policies).toEqual(["policy4"]);
-    expect(loose.reason).toMatch(/Cedar could not decide this call \(policies policy4\)/);
+  it("an evaluation error fails closed, naming the policy", async () => {
+    // No schema: Cedar meets the number inside the policy, and names it.
+    const loose = await compileCedar({ file: "loose.cedar", policies: POLICIES });
+    const decision = loose.decide({ tool: "write_file", agent: "a", args: { path: 42 } });
+    expect(decision.effect).toBe("deny");
+    expect(decision.policies).toEqual(["policy4"]);
+    expect(decision.reason).toMatch(/^Cedar could not decide this call \(policies policy4\): type error/);
+  });
+
+  it("with a schema, an argument of the wrong type fails the request closed before any policy", () => {
+    const decision = engine.decide({ tool: "write_file", agent: "a", args: { path: 42 } });
+    expect(decision).toMatchObject({ effect: "deny", policies: [] });
+    expect(decision.reason).toMatch(/context .* is not valid for `Action::"call"`/);
   });
 
   it("lists its policies in file order, with where each starts", () => {

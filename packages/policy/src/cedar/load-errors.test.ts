@@ -106,6 +106,30 @@ describe("compileCedar: load errors name FILE:LINE:COLUMN", () => {
     expect(extra).toMatch(/^s\.cedarschema:13:3: .*`Tool` the attribute `owner`, which the engine never sends/);
   });
 
+  it("a smaller schema: the engine sends only what it declares (attributes, crews, tags, a common context type)", async () => {
+    const schema = `type Args = { path?: String };
+entity Agent;
+entity Tool { destructive: Bool };
+action call appliesTo { principal: [Agent], resource: [Tool], context: Args };`;
+    const engine = await compileCedar({
+      file: "small.cedar",
+      schema,
+      policies:
+        'forbid(principal, action, resource) when { resource.destructive && context has path && context.path like "*..*" };',
+    });
+    const call = { tool: "rm", agent: "a", crew: "c", tags: ["fs"], args: { path: "../x", mode: 1 } };
+    expect(engine.decide(call).effect).toBe("deny");
+    expect(engine.decide({ ...call, args: { path: "x" } }).effect).toBe("none");
+    // Not declared as a principal type: the request fails closed.
+    expect(engine.decide({ tool: "rm", caller: "ci", args: {} })).toMatchObject({ effect: "deny", policies: [] });
+    const noTool = await loadError({
+      file: "p.cedar",
+      policies: "",
+      schema: "entity Agent; action call appliesTo { principal: [Agent], resource: [Agent] };",
+    });
+    expect(noTool).toMatch(/declares no entity type `Tool`/);
+  });
+
   it("a scope that can never apply to a tool call is refused (a typo must not switch a policy off)", async () => {
     const cases: Array<[string, RegExp]> = [
       ['forbid(principal, action, resource == Tools::"rm");', /`resource == Tools` can never apply/],

@@ -44,8 +44,23 @@ describe("arguments as Cedar values", () => {
   it("arrays are sets, records nest; a type Cedar did not expect fails closed", () => {
     expect(decide({ to: ["a@b", "boss@corp"] }).policies).toEqual(["to"]);
     expect(decide({ to: ["a@b"] }).effect).toBe("allow");
-    expect(decide({ to: "boss@corp" })).toMatchObject({ effect: "deny", policies: ["to"] });
+    expect(decide({ to: "boss@corp" })).toMatchObject({ effect: "deny", policies: [] });
     expect(decide({ path: { nested: { deeper: ["x", 1, true] } } }).effect).toBe("deny");
+  });
+
+  it("with a schema, a value of another type cannot compare unequal past a forbid", async () => {
+    // `force: "true"` is not `true`: without the schema's check the forbid would simply not apply.
+    expect(decide({ force: "true" })).toMatchObject({ effect: "deny", policies: [] });
+    expect(decide({ count: "0" }).effect).toBe("deny");
+    const unchecked = await compileCedar({
+      file: "u.cedar",
+      policies: "forbid(principal, action, resource) when { context has force && context.force == true };",
+    });
+    expect(unchecked.decide({ tool: "t", args: { force: "true" } }).effect).toBe("none");
+  });
+
+  it("with a schema, only the arguments it declares are sent; undeclared ones are not refused", () => {
+    expect(decide({ path: "/srv/a", undeclared: new Date(0), other: { __entity: 1 } }).effect).toBe("allow");
   });
 
   it("null or undefined under a key: absent; inside an array: refused", () => {
@@ -72,6 +87,21 @@ describe("arguments as Cedar values", () => {
     const args = { path: "/srv/a", content: "x".repeat(5_000_000), cyclic, when: new Date(0), __entity: 1 };
     expect(decide(args).effect).toBe("allow");
     expect(decide({ ...args, path: "/srv/../etc" }).policies).toEqual(["dots"]);
+  });
+
+  it("every way a policy reads the context keeps what it reads", async () => {
+    const reads = await compileCedar({
+      file: "reads.cedar",
+      policies: `@id("nested") forbid(principal, action, resource) when { context has a.b };
+@id("quoted") forbid(principal, action, resource) when { context has "odd key" && context["odd key"] == 1 };
+@id("whole") forbid(principal, action, resource) when { {c: context}.c has x };`,
+    });
+    const ids = (args: unknown) => reads.decide({ tool: "t", args }).policies;
+    expect(ids({ a: { b: 1 } })).toEqual(["nested"]);
+    expect(ids({ "odd key": 1 })).toEqual(["quoted"]);
+    expect(ids({ x: "anything" })).toEqual(["whole"]);
+    // The record literal reads all of `context`: a value Cedar cannot hold now fails the call closed.
+    expect(reads.decide({ tool: "t", args: { y: new Date(0) } })).toMatchObject({ effect: "deny", policies: [] });
   });
 
   it("__proto__ and constructor are ordinary keys", async () => {
