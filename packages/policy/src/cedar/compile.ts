@@ -85,7 +85,17 @@ function loadPolicies(cedar: CedarWasm, source: Located): LoadedPolicy[] {
   const parsed = cedar.checkParsePolicySet({ staticPolicies: source.text });
   if (parsed.type === "failure") fail(source, parsed.errors, "Cedar could not parse the policies");
   const policies: LoadedPolicy[] = [];
-  for (const [index, range] of policyRanges(source.text).entries()) {
+  const ranges = policyRanges(source.text);
+  const parts = cedar.policySetTextToParts(source.text);
+  // Cedar numbers policies by their order in the text: the split must find exactly Cedar's policies.
+  if (parts.type === "failure" || parts.policies.length + parts.policy_templates.length !== ranges.length) {
+    throw cedarLoadError(
+      source,
+      spanAt(source, 0),
+      "the engine could not split the policies as Cedar does (please report this text)",
+    );
+  }
+  for (const [index, range] of ranges.entries()) {
     const cedarId = `policy${index}`;
     const json = cedar.policyToJson(source.text.slice(range.start, range.end));
     if (json.type === "failure") {

@@ -121,3 +121,28 @@ describe("hostile arguments never make Cedar allow what it should deny, never th
     );
   });
 });
+
+describe("policy text the splitter must not misread", () => {
+  // Cedar string literal of any text: escapes for the characters Cedar's strings need escaped.
+  const literal = (text: string) => JSON.stringify(text).replace(/\\u([0-9a-f]{4})/g, "\\u{$1}");
+  const text = fc.string({ unit: fc.constantFrom(";", '"', "\\", "/", "*", "\n", "a", "é", "🚀", " ") });
+  const policy = fc.record({ reason: text, pattern: text, comment: text.map((c) => c.replaceAll("\n", " ")) });
+
+  it("ids, reasons and positions of random policies holding `;`, quotes, slashes and comments", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(policy, { minLength: 1, maxLength: 6 }), async (policies) => {
+        const source = policies
+          .map(
+            (p, i) =>
+              `// ${p.comment}\n@id("p${i}") @reason(${literal(p.reason)})\nforbid(principal, action, resource) when { context.path like ${literal(p.pattern.replaceAll("*", "\\*"))} }; // ${p.comment}`,
+          )
+          .join("\n");
+        const engine = await compileCedar({ file: "random.cedar", policies: source });
+        expect(engine.policies.map((p) => [p.id, p.reason, p.at.line])).toEqual(
+          policies.map((p, i) => [`p${i}`, p.reason, 2 + 3 * i]),
+        );
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
