@@ -4,6 +4,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkPolicyObject } from "../index.js";
+import { policyJsonSchema } from "./json-schema.js";
 import { policyArb } from "./test-fixtures.js";
 
 const schema = JSON.parse(readFileSync(new URL("../../schema.json", import.meta.url), "utf8")) as Record<
@@ -23,6 +24,10 @@ function accepted(value: unknown): boolean {
 }
 
 describe("schema.json", () => {
+  it("is what the descriptor gives (npx tsx scripts/policy-schema.ts writes it)", () => {
+    expect(policyJsonSchema()).toEqual(schema);
+  });
+
   it("is a strict draft 2020-12 schema with a description on every property", () => {
     const missing: string[] = [];
     const walk = (node: unknown, at: string): void => {

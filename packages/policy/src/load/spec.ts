@@ -331,7 +331,10 @@ export const policySpec = object(
     refine: refinePolicy,
     aliases: { defaultDecision: "default", policies: "rules" },
     schemaExtra: {
-      anyOf: [{ not: { required: ["defaultReason"] } }, { required: ["default"], properties: { default: { const: "deny" } } }],
+      anyOf: [
+        { not: { required: ["defaultReason"] } },
+        { required: ["default"], properties: { default: { const: "deny" } } },
+      ],
     },
   },
 );
