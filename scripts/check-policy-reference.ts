@@ -39,7 +39,8 @@ const DURATION = "^\\d{1,15}(?:\\.\\d{1,6})?(?:ms|s|m|h|d)$";
 export function typeText(node: Node): string {
   if (Array.isArray(node.enum)) return node.enum.map((v) => `\`${String(v)}\``).join(" or ");
   if ("const" in node) return `\`${String(node.const)}\``;
-  if (Array.isArray(node.anyOf)) {
+  // An object's own anyOf (rules across its keys) says nothing about its type.
+  if (Array.isArray(node.anyOf) && node.type === undefined) {
     const options = node.anyOf as Node[];
     const isDuration = options.some((o) => o.type === "string" && o.pattern === DURATION) && options.length === 2;
     return isDuration ? "duration" : options.map(typeText).join(" or ");

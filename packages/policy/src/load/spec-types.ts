@@ -49,6 +49,11 @@ export interface StringSpec extends Base {
   readonly pattern?: RegExp;
   readonly patternText?: string;
   readonly patternMessage?: string;
+  /**
+   * A name toolware compares normalised (`deleteFile` is `delete_file`): one that normalises to nothing would match
+   * nothing, and is refused. JSON Schema checks this for ASCII only (with `pattern`); the loader for every name.
+   */
+  readonly normalized?: boolean;
 }
 
 export interface NumberSpec extends Base {
