@@ -178,3 +178,21 @@ describe("keys and values no policy holds", () => {
     expect(() => checkPolicyObject({}, "" as string)).toThrow(/`file` must be a non-empty string/);
   });
 });
+
+describe("a file with many problems", () => {
+  it("keeps every issue in `issues` and lists the first 50 in the message", () => {
+    const rules = Array.from({ length: 120 }, (_, i) => `  - { name: r${i}, decide: alow }`).join("\n");
+    let error: PolicyLoadError | undefined;
+    try {
+      parsePolicyText(`${HEAD}rules:\n${rules}\n`, { file: "p.yaml" });
+    } catch (e) {
+      error = e as PolicyLoadError;
+    }
+    expect(error?.issues).toHaveLength(120);
+    const lines = error?.message.split("\n") ?? [];
+    expect(lines).toHaveLength(52);
+    expect(lines[0]).toBe("toolware: policy p.yaml has 120 problems:");
+    expect(lines[50]).toMatch(/^p\.yaml:53:\d+: rules\[49\]\.decide: /);
+    expect(lines[51]).toBe("… and 70 more (see error.issues)");
+  });
+});

@@ -264,7 +264,10 @@ rules:
     const error = errorOf(() => parse(dense));
     expect(performance.now() - start).toBeLessThan(3000);
     expect(error.issues).toEqual([
-      expect.objectContaining({ line: 4, message: "more than 100000 lines and list entries: a policy file is not that long" }),
+      expect.objectContaining({
+        line: 4,
+        message: "more than 100000 lines and list entries: a policy file is not that long",
+      }),
     ]);
   });
 
