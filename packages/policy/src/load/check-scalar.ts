@@ -1,4 +1,4 @@
-import { closestKey } from "@toolware/core";
+import { closestKey, normalizeName } from "@toolware/core";
 import { MAX_DURATION_MS, MAX_STRING, type Spec } from "./spec-types.js";
 import type { Scalar } from "./tree.js";
 
@@ -86,6 +86,9 @@ function string(value: string, spec: Spec & { kind: "string" }): Result {
   if (value.length > max) return { message: `must be at most ${max} characters long, got ${value.length}` };
   if (spec.pattern !== undefined && !spec.pattern.test(value)) {
     return { message: `${spec.patternMessage ?? `must match ${spec.patternText}`}, got ${show(value)}` };
+  }
+  if (spec.normalized === true && normalizeName(value) === "") {
+    return { message: `the name ${show(value)} matches nothing once normalised (write it in letters and digits)` };
   }
   return { value };
 }

@@ -23,9 +23,12 @@ export function formatIssue(issue: PolicyLoadIssue): string {
   return `${where}: ${path}${issue.message}${hint}`;
 }
 
+/** The most problems the message of a {@link PolicyLoadError} lists, one per line. */
+const MAX_LINES = 50;
+
 /**
  * A policy file (or object) that cannot be loaded: every issue found, in file order, each with its file, line,
- * column and key path. The message lists them one per line, so a terminal or an editor can jump to each.
+ * column and key path. The message lists them one per line (the first 50), so a terminal or an editor can jump to each.
  *
  * @example
  * ```ts
@@ -44,7 +47,10 @@ export class PolicyLoadError extends ToolwareError {
   readonly file: string;
   constructor(file: string, issues: readonly PolicyLoadIssue[]) {
     const count = issues.length === 1 ? "1 problem" : `${issues.length} problems`;
-    super("TOOLWARE_POLICY_INVALID", `policy ${file} has ${count}:\n${issues.map(formatIssue).join("\n")}`);
+    // A broken file can have thousands of problems; the message shows the first ones, `issues` keeps them all.
+    const shown = issues.slice(0, MAX_LINES).map(formatIssue);
+    if (issues.length > MAX_LINES) shown.push(`… and ${issues.length - MAX_LINES} more (see error.issues)`);
+    super("TOOLWARE_POLICY_INVALID", `policy ${file} has ${count}:\n${shown.join("\n")}`);
     this.file = file;
     this.issues = Object.freeze([...issues]);
   }

@@ -13,18 +13,28 @@ import { type Entry, MAX_ALIAS_EXPANSION, MAX_DEPTH, type Pos, type Tree, type T
 
 /** The deepest `[` / `{` nesting read before the YAML parser runs: its recursion would otherwise exhaust the stack. */
 const MAX_FLOW_DEPTH = 64;
+/**
+ * The most lines plus commas read: the parser's time grows with the values it reads (tens of microseconds each), so
+ * a 1 MiB file of half a million one-character list entries would take many seconds. A policy of 10,000 rules has
+ * far fewer.
+ */
+export const MAX_PIECES = 100_000;
 
-// Counts every bracket, quoted or not: over-counting can only refuse a file with 64 unclosed brackets in its strings,
-// while a scanner that skipped quotes could be fooled into letting a deep nesting through to the parser.
-function flowDepthExceeded(text: string): number {
+// One pass before parsing. Every bracket counts, quoted or not: over-counting can only refuse a file with 64 unclosed
+// brackets in its strings, while a scanner that skipped quotes could be fooled into letting a deep nesting through.
+function prescan(text: string): { at: number; message: string } | undefined {
   let depth = 0;
+  let pieces = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_FLOW_DEPTH) return i;
+      if (++depth > MAX_FLOW_DEPTH) return { at: i, message: `[ and { nested more than ${MAX_FLOW_DEPTH} levels deep` };
     } else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+    else if ((c === 0x0a || c === 0x2c) && ++pieces > MAX_PIECES) {
+      return { at: i, message: `more than ${MAX_PIECES} lines and list entries: a policy file is not that long` };
+    }
   }
-  return -1;
+  return undefined;
 }
 
 class Builder {
@@ -85,10 +95,10 @@ class Builder {
       if (v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean") {
         return { tree: { t: "scalar", pos, value: v }, size: 1 };
       }
-      return {
-        tree: { t: "other", pos, what: `a ${typeof v}`, problem: "write a string, a number or a boolean" },
-        size: 1,
-      };
+      // Tags of YAML 1.1 (!!binary, !!timestamp) make bytes and dates, which no policy key takes.
+      const what =
+        v instanceof Uint8Array ? "binary data (!!binary)" : v instanceof Date ? "a timestamp" : `a ${typeof v}`;
+      return { tree: { t: "other", pos, what, problem: "write a string, a number or a boolean" }, size: 1 };
     }
     if (isSeq(node)) {
       const items: Tree[] = [];
@@ -147,16 +157,13 @@ export function treeFromYaml(text: string): YamlResult {
     const p = lines.linePos(offset);
     return { line: p.line, column: p.col };
   };
-  const deep = flowDepthExceeded(text);
-  if (deep >= 0) {
-    // The line counter is filled by the parser; count lines here, once.
-    const before = text.slice(0, deep);
+  const refused = prescan(text);
+  if (refused !== undefined) {
+    // The line counter is filled by the parser, which does not run: count lines here, once.
+    const before = text.slice(0, refused.at);
     const line = before.split("\n").length;
-    const column = deep - before.lastIndexOf("\n");
-    return {
-      tree: undefined,
-      issues: [{ pos: { line, column }, path: [], message: `[ and { nested more than ${MAX_FLOW_DEPTH} levels deep` }],
-    };
+    const column = refused.at - before.lastIndexOf("\n");
+    return { tree: undefined, issues: [{ pos: { line, column }, path: [], message: refused.message }] };
   }
   const parsed = parseAllDocuments(text, {
     lineCounter: lines,

@@ -258,6 +258,19 @@ rules:
     expect(errorOf(() => parse(deepBlock)).issues.length).toBeGreaterThan(0);
   });
 
+  it("refuses a file of more values than a policy has before the parser spends seconds on them", () => {
+    const dense = `${HEAD}rules: []\nx: [${"1,".repeat(400_000)}1]\n`;
+    const start = performance.now();
+    const error = errorOf(() => parse(dense));
+    expect(performance.now() - start).toBeLessThan(3000);
+    expect(error.issues).toEqual([
+      expect.objectContaining({
+        line: 4,
+        message: "more than 100000 lines and list entries: a policy file is not that long",
+      }),
+    ]);
+  });
+
   it("accepts aliases that repeat a value the file denies with", () => {
     const loaded = parse(
       `${HEAD}rules:\n  - name: a\n    match: { tools: &t [rm, mv] }\n    decide: deny\n  - name: b\n    match: { tools: *t }\n    decide: deny\n`,

@@ -6,6 +6,7 @@ import {
   type Field,
   integer,
   list,
+  MAX_ITEMS,
   number,
   type ObjectSpec,
   object,
@@ -28,8 +29,23 @@ export const storeRef: Spec = string({
 
 const names = (what: string): Spec => list(string({ maxLength: 1024 }), { minItems: 1, noun: what });
 
+/**
+ * A tool name or glob (or an agent role, a crew name, a key name), as toolware compares names: normalised. A name
+ * with no letter, digit or glob character normalises to nothing and would match nothing.
+ */
+export const toolName = string({
+  maxLength: 1024,
+  normalized: true,
+  pattern: /[A-Za-z0-9*?]|[^\p{ASCII}]/u,
+  patternText: "[A-Za-z0-9*?]|[^\\p{ASCII}]",
+  patternMessage: "must have a letter, a digit or a glob character (* or ?)",
+});
+
+/** A list of tool names (or agent roles, crew names: compared the same way). */
+export const nameList = (noun: string): Spec => list(toolName, { minItems: 1, maxItems: MAX_ITEMS, noun });
+
 const tools: Field = {
-  spec: names("a list of tool names"),
+  spec: nameList("a list of tool names"),
   description: "Narrows the pack to these tool names or globs, inside the calls the rule matches.",
   default: "every call the rule matches",
 };
@@ -53,7 +69,7 @@ const redact = object({
   emails: { spec: boolean, description: "Redact e-mail addresses.", default: "`true`" },
   cards: { spec: boolean, description: "Redact Luhn-valid card numbers.", default: "`true`" },
   keys: {
-    spec: names("a list of key names"),
+    spec: nameList("a list of key names"),
     description: "More key names whose values are secrets.",
     default: "none",
   },
@@ -113,17 +129,32 @@ const safePath = object({
   priority,
 });
 
-const query = object({
-  field: { spec: string(), description: "The input key holding the query.", default: "`query`" },
-  minLength: { spec: integer(0), description: "Fewest characters after sanitising.", default: "`1`" },
-  maxLength: { spec: integer(1), description: "Most characters after sanitising.", default: "no limit" },
-  trim: { spec: boolean, description: "Strip whitespace and invisible characters at both ends.", default: "`true`" },
-  collapseWhitespace: { spec: boolean, description: "Turn runs of whitespace into one space.", default: "`false`" },
-  lowercase: { spec: boolean, description: "Lower-case the query.", default: "`false`" },
-  required: { spec: boolean, description: "Block calls without the field.", default: "`true`" },
-  tools,
-  priority,
-});
+// Checks across keys the packs make when they are built, made here so the error names the line.
+const ordered =
+  (low: string, high: string, lowDefault: number, highDefault: number) =>
+  (value: Readonly<Record<string, unknown>>, failed: ReadonlySet<string>) => {
+    if (failed.has(low) || failed.has(high)) return [];
+    const a = (value[low] as number | undefined) ?? lowDefault;
+    const b = (value[high] as number | undefined) ?? highDefault;
+    if (a <= b) return [];
+    const at = value[high] !== undefined ? high : low;
+    return [{ key: at, message: `\`${low}\` (${a}) is more than \`${high}\` (${b})` }];
+  };
+
+const query = object(
+  {
+    field: { spec: string(), description: "The input key holding the query.", default: "`query`" },
+    minLength: { spec: integer(0), description: "Fewest characters after sanitising.", default: "`1`" },
+    maxLength: { spec: integer(1), description: "Most characters after sanitising.", default: "no limit" },
+    trim: { spec: boolean, description: "Strip whitespace and invisible characters at both ends.", default: "`true`" },
+    collapseWhitespace: { spec: boolean, description: "Turn runs of whitespace into one space.", default: "`false`" },
+    lowercase: { spec: boolean, description: "Lower-case the query.", default: "`false`" },
+    required: { spec: boolean, description: "Block calls without the field.", default: "`true`" },
+    tools,
+    priority,
+  },
+  { refine: ordered("minLength", "maxLength", 1, Number.POSITIVE_INFINITY) },
+);
 
 const validate = object({
   safePath: {
@@ -212,7 +243,31 @@ const loopGuard = object(
     tools,
     priority,
   },
-  { aliases: { window: "windowMs", maxCalls: "maxInWindow" } },
+  {
+    aliases: { window: "windowMs", maxCalls: "maxInWindow" },
+    refine: (guard) => {
+      if (guard.maxInWindow !== undefined) return [];
+      if (guard.maxRepeats === false) {
+        return [
+          { key: "maxRepeats", message: "with `maxRepeats: false`, set `maxInWindow`, or the guard checks nothing" },
+        ];
+      }
+      return guard.windowMs === undefined
+        ? []
+        : [{ key: "windowMs", message: "`windowMs` only applies with `maxInWindow`" }];
+    },
+    schemaExtra: {
+      allOf: [
+        {
+          anyOf: [
+            { not: { required: ["maxRepeats"], properties: { maxRepeats: { const: false } } } },
+            { required: ["maxInWindow"] },
+          ],
+        },
+        { anyOf: [{ not: { required: ["windowMs"] } }, { required: ["maxInWindow"] }] },
+      ],
+    },
+  },
 );
 
 const timeout = object({
@@ -220,14 +275,30 @@ const timeout = object({
     spec: choice(
       [
         duration,
-        object({
-          default: { spec: duration, description: "The limit of tools not in `perTool`.", default: "none" },
-          perTool: {
-            spec: { kind: "record", values: duration, keyNoun: "a tool name" },
-            description: "A limit per tool name.",
-            default: "none",
+        object(
+          {
+            default: { spec: duration, description: "The limit of tools not in `perTool`.", default: "none" },
+            perTool: {
+              spec: { kind: "record", values: duration, keyNoun: "tool name" },
+              description: "A limit per tool name.",
+              default: "none",
+            },
           },
-        }),
+          {
+            refine: (ms, failed) =>
+              failed.size === 0 &&
+              ms.default === undefined &&
+              Object.keys((ms.perTool as object | undefined) ?? {}).length === 0
+                ? [{ message: "`ms` needs a `default` or at least one `perTool` limit" }]
+                : [],
+            schemaExtra: {
+              anyOf: [
+                { required: ["default"] },
+                { required: ["perTool"], properties: { perTool: { type: "object", minProperties: 1 } } },
+              ],
+            },
+          },
+        ),
       ],
       "a duration or { default, perTool }",
     ),
@@ -238,22 +309,25 @@ const timeout = object({
   tools,
 });
 
-const retry = object({
-  retries: { spec: integer(0, 100), description: "Retries after the first attempt.", default: "`2`" },
-  minDelayMs: { spec: durationOrZero, description: "The pause before the first retry.", default: "`200`" },
-  maxDelayMs: { spec: durationOrZero, description: "The longest pause.", default: "`5000`" },
-  factor: {
-    spec: number({ minimum: 1 }),
-    description: "Each pause is this many times the previous one.",
-    default: "`2`",
+const retry = object(
+  {
+    retries: { spec: integer(0, 100), description: "Retries after the first attempt.", default: "`2`" },
+    minDelayMs: { spec: durationOrZero, description: "The pause before the first retry.", default: "`200`" },
+    maxDelayMs: { spec: durationOrZero, description: "The longest pause.", default: "`5000`" },
+    factor: {
+      spec: number({ minimum: 1 }),
+      description: "Each pause is this many times the previous one.",
+      default: "`2`",
+    },
+    jitter: {
+      spec: choice([oneOf(["full", "none"]), number({ minimum: 0, maximum: 1 })], "full, none or a number in [0, 1]"),
+      description: "`full`, `none`, or a number in [0, 1].",
+      default: "`full`",
+    },
+    tools,
   },
-  jitter: {
-    spec: choice([oneOf(["full", "none"]), number({ minimum: 0, maximum: 1 })], "full, none or a number in [0, 1]"),
-    description: "`full`, `none`, or a number in [0, 1].",
-    default: "`full`",
-  },
-  tools,
-});
+  { refine: ordered("minDelayMs", "maxDelayMs", 200, 5000) },
+);
 
 const circuitBreaker = object({
   failureThreshold: { spec: integer(1), description: "Consecutive failures that open the circuit.", default: "`5`" },

@@ -49,6 +49,11 @@ export interface StringSpec extends Base {
   readonly pattern?: RegExp;
   readonly patternText?: string;
   readonly patternMessage?: string;
+  /**
+   * A name toolware compares normalised (`deleteFile` is `delete_file`): one that normalises to nothing would match
+   * nothing, and is refused. JSON Schema checks this for ASCII only (with `pattern`); the loader for every name.
+   */
+  readonly normalized?: boolean;
 }
 
 export interface NumberSpec extends Base {
@@ -122,8 +127,7 @@ export const string = (extra: Omit<StringSpec, "kind"> = {}): StringSpec => ({
   minLength: 1,
   ...extra,
 });
-export const oneOf = (values: readonly string[], noun?: string): StringSpec =>
-  noun === undefined ? { kind: "string", enum: values } : { kind: "string", enum: values, noun };
+export const oneOf = (values: readonly string[]): StringSpec => ({ kind: "string", enum: values });
 export const boolean: BooleanSpec = { kind: "boolean" };
 export const duration: DurationSpec = { kind: "duration", noun: "a duration" };
 export const durationOrZero: DurationSpec = { kind: "duration", noun: "a duration", allowZero: true };
@@ -142,8 +146,8 @@ export const object = (fields: Record<string, Field>, extra: Omit<ObjectSpec, "k
   fields,
   ...extra,
 });
-export const choice = (options: readonly Spec[], noun?: string): ChoiceSpec =>
-  noun === undefined ? { kind: "choice", options } : { kind: "choice", options, noun };
+/** Alternatives told apart by the kind of value; `noun` says them all in one phrase. */
+export const choice = (options: readonly Spec[], noun: string): ChoiceSpec => ({ kind: "choice", options, noun });
 
 /** `priority`, as every pack that has it takes it. */
 export const priority: Field = {

@@ -1,4 +1,4 @@
-import { packsSpec, storeRef } from "./spec-packs.js";
+import { nameList, packsSpec, storeRef } from "./spec-packs.js";
 import {
   boolean,
   duration,
@@ -61,7 +61,7 @@ const approval = (defaults: string) =>
 
 const match = object({
   tools: {
-    spec: names("a list of tool names"),
+    spec: nameList("a list of tool names"),
     description: "Tool names, exact or globs (`*` any run, `?` one character).",
     default: "any tool",
   },
@@ -93,12 +93,12 @@ const match = object({
     default: "not checked",
   },
   agents: {
-    spec: names("a list of agent roles"),
+    spec: nameList("a list of agent roles"),
     description: "Agent roles, exact or globs; a call with no agent matches none.",
     default: "any agent, or none",
   },
   crews: {
-    spec: names("a list of crew names"),
+    spec: nameList("a list of crew names"),
     description: "Crew names, exact or globs.",
     default: "any crew, or none",
   },
@@ -326,5 +326,15 @@ export const policySpec = object(
       description: "The rules, in order. Every rule whose `match` holds takes part; deny beats approve beats allow.",
     },
   },
-  { noun: "a policy", refine: refinePolicy, aliases: { defaultDecision: "default", policies: "rules" } },
+  {
+    noun: "a policy",
+    refine: refinePolicy,
+    aliases: { defaultDecision: "default", policies: "rules" },
+    schemaExtra: {
+      anyOf: [
+        { not: { required: ["defaultReason"] } },
+        { required: ["default"], properties: { default: { const: "deny" } } },
+      ],
+    },
+  },
 );

@@ -123,8 +123,57 @@ function mend(sample: Sample): Sample {
       if (r.decide !== "deny" && r.decide !== "approve") delete r.reason;
       if (r.decide === undefined && r.packs === undefined) r.decide = "allow";
     }
+    mendPacks(rule.packs as Rec | undefined, d.packs as Rec | undefined);
   });
   return { raw, doc };
+}
+
+// The packs' own rules across options (the loader checks them too, so a file fails at its line, not at run time).
+// Decided on the document's values (milliseconds), applied to both forms alike.
+function mendPacks(raw: Rec | undefined, doc: Rec | undefined): void {
+  if (raw === undefined || doc === undefined) return;
+  const both = (f: (part: Rec) => void, pick: (packs: Rec) => unknown) => {
+    for (const packs of [raw, doc]) {
+      const part = pick(packs);
+      if (part !== undefined) f(part as Rec);
+    }
+  };
+  const ms = (doc.timeout as { ms?: unknown } | undefined)?.ms as Rec | undefined;
+  if (
+    typeof ms === "object" &&
+    ms.default === undefined &&
+    Object.keys((ms.perTool as Rec | undefined) ?? {}).length === 0
+  ) {
+    both(
+      (t) => {
+        (t.ms as Rec).default = 1000;
+      },
+      (p) => p.timeout,
+    );
+  }
+  const guard = doc["loop-guard"] as Rec | undefined;
+  if (guard !== undefined && guard.maxInWindow === undefined) {
+    const offRepeats = guard.maxRepeats === false;
+    both(
+      (g) => {
+        if (offRepeats) delete g.maxRepeats;
+        delete g.windowMs;
+      },
+      (p) => p["loop-guard"],
+    );
+  }
+  const order = (pick: (packs: Rec) => unknown, low: string, high: string, lowDefault: number, highDefault: number) => {
+    const part = pick(doc) as Rec | undefined;
+    if (part === undefined) return;
+    if (((part[low] as number | undefined) ?? lowDefault) <= ((part[high] as number | undefined) ?? highDefault))
+      return;
+    both((p) => {
+      delete p[low];
+      delete p[high];
+    }, pick);
+  };
+  order((p) => p.retry, "minDelayMs", "maxDelayMs", 200, 5000);
+  order((p) => (p.validate as Rec | undefined)?.query, "minLength", "maxLength", 1, Number.POSITIVE_INFINITY);
 }
 
 /** A random valid policy: what the file says and what the checked document holds. */
