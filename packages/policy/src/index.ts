@@ -1,3 +1,12 @@
+export {
+  type CedarCall,
+  type CedarDecision,
+  type CedarEngine,
+  type CedarPolicyInfo,
+  type CompileCedarOptions,
+  compileCedar,
+  type TextLocator,
+} from "./cedar/index.js";
 export type {
   AnnotationsMatch,
   ApprovalDoc,
