@@ -70,6 +70,7 @@ export {
   withHumanInputTimeout,
 } from "./human-input.js";
 export { InputRejectedError } from "./input-schema.js";
+export { closestKey } from "./keys.js";
 export { normalizeName } from "./names.js";
 export type { ToolHooksMessages, ToolHooksOptions } from "./options.js";
 export { definePack, type HookSpec, isPack, type Pack, type PackSpec } from "./pack.js";

@@ -23,7 +23,18 @@ function distance(a: string, b: string): number {
   return (d[a.length] as number[])[b.length] as number;
 }
 
-/** The allowed key a misspelt one most likely meant, if any is close enough to say so. */
+/**
+ * The allowed key a misspelt one most likely meant, if any is close enough to say so: the same word in another case
+ * style (`expected_output` for `expectedOutput`), else the nearest within one edit (keys of up to 4 characters) or
+ * two (a swap of neighbours is one edit). What toolware's own "did you mean" hints use; exported for packages that
+ * check keys of their own (policy files).
+ *
+ * @example
+ * ```ts
+ * closestKey("defualt", ["default", "rules"]); // "default"
+ * closestKey("colour", ["tools"]); // undefined
+ * ```
+ */
 export function closestKey(key: string, allowed: readonly string[]): string | undefined {
   const lower = key.toLowerCase().replace(/[_-]/g, "");
   let best: string | undefined;

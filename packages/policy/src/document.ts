@@ -98,20 +98,161 @@ export interface ApprovalDoc {
   readonly role?: string;
 }
 
+/** Tool names or globs a pack option narrows itself to (the rule's `match` already chose the calls). */
+export type ToolNamesDoc = readonly string[];
+
+/** `redact`: the data options of `@toolware/packs/redact` (`replacers` are functions: code only). */
+export interface RedactPackDoc {
+  readonly secrets?: boolean;
+  readonly emails?: boolean;
+  readonly cards?: boolean;
+  readonly keys?: readonly string[];
+  /** Matched literally (a file holds no RegExp). */
+  readonly patterns?: readonly string[];
+  readonly placeholders?: {
+    readonly secret?: string;
+    readonly email?: string;
+    readonly card?: string;
+    readonly custom?: string;
+  };
+  readonly maxDepth?: number;
+  readonly structured?: boolean;
+  readonly inputsInLogs?: boolean;
+  readonly priority?: number;
+}
+
+/** `validate.safePath`: `safePath()` of `@toolware/packs/validate`; `tools` defaults to the rule's calls. */
+export interface SafePathDoc {
+  readonly root: string;
+  readonly fields?: readonly string[];
+  readonly followSymlinks?: boolean;
+  readonly allowRoot?: boolean;
+  readonly required?: boolean;
+  readonly rewrite?: boolean;
+  readonly tools?: ToolNamesDoc;
+  readonly priority?: number;
+}
+
+/** `validate.query`: `queryRules()` of `@toolware/packs/validate`; `tools` defaults to the rule's calls. */
+export interface QueryRulesDoc {
+  readonly field?: string;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly trim?: boolean;
+  readonly collapseWhitespace?: boolean;
+  readonly lowercase?: boolean;
+  readonly required?: boolean;
+  readonly tools?: ToolNamesDoc;
+  readonly priority?: number;
+}
+
+/**
+ * `validate`: path and query checks as data. `requireSchema`, `writeBack`, `maxIssues` and `priority` are the
+ * `validate()` pack's own options, for Standard Schemas handed over in code (a file cannot hold a schema object).
+ */
+export interface ValidatePackDoc {
+  readonly safePath?: SafePathDoc;
+  readonly query?: QueryRulesDoc;
+  readonly requireSchema?: boolean;
+  readonly writeBack?: boolean;
+  readonly maxIssues?: number;
+  readonly priority?: number;
+}
+
+/** `rate-limit`: `per` in milliseconds (the file may say `1m`); `store` by reference. */
+export interface RateLimitPackDoc {
+  readonly max: number;
+  readonly per: number;
+  readonly key?: "tool" | "agent" | "global" | "tool+agent";
+  readonly algorithm?: "sliding-window" | "token-bucket";
+  readonly store?: StoreRef;
+  readonly keyPrefix?: string;
+  readonly message?: string;
+  readonly tools?: ToolNamesDoc;
+  readonly priority?: number;
+}
+
+/** `cache`: `ttl` in milliseconds; `tools` defaults to the rule's calls. */
+export interface CachePackDoc {
+  readonly ttl?: number;
+  readonly maxEntries?: number;
+  readonly scope?: "global" | "agent" | "crew";
+  readonly dedupe?: boolean;
+  readonly store?: StoreRef;
+  readonly tools?: ToolNamesDoc;
+  readonly priority?: number;
+}
+
+/** `loop-guard`: `windowMs` in milliseconds. */
+export interface LoopGuardPackDoc {
+  readonly maxRepeats?: number | false;
+  readonly maxInWindow?: number;
+  readonly windowMs?: number;
+  readonly sameInput?: boolean;
+  readonly scope?: "agent" | "crew" | "global";
+  readonly action?: "warn" | "block";
+  readonly message?: string;
+  readonly historySize?: number;
+  readonly store?: StoreRef;
+  readonly tools?: ToolNamesDoc;
+  readonly priority?: number;
+}
+
+/** `timeout`: `ms` in milliseconds, one for every tool or per tool. */
+export interface TimeoutPackDoc {
+  readonly ms: number | { readonly default?: number; readonly perTool?: Readonly<Record<string, number>> };
+  readonly message?: string;
+  readonly tools?: ToolNamesDoc;
+}
+
+/** `retry`: delays in milliseconds. */
+export interface RetryPackDoc {
+  readonly retries?: number;
+  readonly minDelayMs?: number;
+  readonly maxDelayMs?: number;
+  readonly factor?: number;
+  readonly jitter?: "full" | "none" | number;
+  readonly tools?: ToolNamesDoc;
+}
+
+/** `circuit-breaker`: `cooldownMs` in milliseconds. */
+export interface CircuitBreakerPackDoc {
+  readonly failureThreshold?: number;
+  readonly cooldownMs?: number;
+  readonly halfOpenMax?: number;
+  readonly key?: "tool";
+  readonly message?: string;
+  readonly store?: StoreRef;
+  readonly tools?: ToolNamesDoc;
+}
+
+/** `audit`: the data options of `@toolware/packs/audit` (`file` relative to the policy file's folder). */
+export interface AuditPackDoc {
+  readonly file: string;
+  readonly durability?: "fsync" | "write";
+  readonly maxBytes?: number;
+  readonly maxInput?: number;
+  readonly maxResult?: number;
+  readonly onError?: "block" | "continue";
+  readonly tools?: ToolNamesDoc;
+  readonly priority?: number;
+}
+
 /**
  * Packs a rule attaches, by pack name, with their options as data (no functions). Each maps to the pack of
- * `@toolware/packs/<name>` with the same option names where the pack's option is data.
+ * `@toolware/packs/<name>` with the same option names where the pack's option is data; durations are already
+ * milliseconds, stores are {@link StoreRef}s.
  */
 export interface PacksDoc {
-  readonly redact?: Readonly<Record<string, unknown>>;
-  readonly validate?: Readonly<Record<string, unknown>>;
-  readonly "rate-limit"?: Readonly<Record<string, unknown>>;
-  readonly cache?: Readonly<Record<string, unknown>>;
-  readonly "loop-guard"?: Readonly<Record<string, unknown>>;
-  readonly timeout?: Readonly<Record<string, unknown>>;
-  readonly retry?: Readonly<Record<string, unknown>>;
-  readonly "circuit-breaker"?: Readonly<Record<string, unknown>>;
-  readonly audit?: Readonly<Record<string, unknown>>;
+  readonly redact?: RedactPackDoc;
+  readonly validate?: ValidatePackDoc;
+  readonly "rate-limit"?: RateLimitPackDoc;
+  readonly cache?: CachePackDoc;
+  readonly "loop-guard"?: LoopGuardPackDoc;
+  readonly timeout?: TimeoutPackDoc;
+  readonly retry?: RetryPackDoc;
+  readonly "circuit-breaker"?: CircuitBreakerPackDoc;
+  readonly audit?: AuditPackDoc;
 }
 
 /** One rule of the file. */
@@ -153,6 +294,18 @@ export interface PolicyDocument {
   readonly approval?: ApprovalDoc;
   readonly cedar?: CedarDoc;
   readonly rules: readonly RuleDoc[];
+}
+
+/**
+ * One problem found in a policy file. `line` and `column` are 1-based; both are 0 for an object checked in code
+ * (`checkPolicyObject`), which has no positions.
+ */
+export interface PolicyLoadIssue extends SourceSpan {
+  /** Where in the document, such as `["rules", 2, "decide"]`; `[]` for the file as a whole. */
+  readonly path: KeyPath;
+  readonly message: string;
+  /** What was probably meant: a key or value close to the one written (`did you mean "x"?`). */
+  readonly hint?: string;
 }
 
 /** A document with where each of its keys was written, so later errors (CEL, Cedar, packs) can point at the file. */
