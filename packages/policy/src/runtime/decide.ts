@@ -45,6 +45,8 @@ export interface InternalDecision extends PolicyCallDecision {
   /** -1: the default; -2: Cedar. */
   readonly index: number;
   readonly matchedIndex: ReadonlySet<number>;
+  /** Shadow rules that would have denied or asked. */
+  readonly shadowIndex: ReadonlySet<number>;
 }
 
 /** Cedar's part in a policy. @internal */
@@ -82,6 +84,8 @@ export class PolicyDecider {
     const matched: string[] = [];
     const matchedIndex = new Set<number>();
     const shadowed: ShadowHit[] = [];
+    const shadowIndex = new Set<number>();
+    let cel: ReturnType<typeof celFacts> | undefined;
     let deny: Pick3 | undefined;
     let approve: Pick3 | undefined;
     let allow: Pick3 | undefined;
@@ -97,7 +101,8 @@ export class PolicyDecider {
           if (projected === undefined || projected.keys !== m.condition.keys) {
             projected = { keys: m.condition.keys, value: projectArgs(facts.args, m.condition.keys, BUDGET) };
           }
-          if (!m.condition.test(celFacts(facts), projected.value)) continue;
+          cel ??= celFacts(facts);
+          if (!m.condition.test(cel, projected.value)) continue;
         } catch (error) {
           // Fails closed: a condition that cannot be decided denies, whatever the rule would have done.
           effect = "deny";
@@ -108,7 +113,10 @@ export class PolicyDecider {
       matchedIndex.add(i);
       if (effect === undefined) continue;
       if (rule.shadow) {
-        if (effect !== "allow") shadowed.push({ rule: rule.name, effect, reason });
+        if (effect !== "allow") {
+          shadowed.push({ rule: rule.name, effect, reason });
+          shadowIndex.add(i);
+        }
         continue;
       }
       const pick = { index: i, name: rule.name, reason, source: "rule" as const };
@@ -127,7 +135,7 @@ export class PolicyDecider {
       }
     }
     const chosen = deny ?? approve ?? allow;
-    const base = { version: this.version, shadowed, matched, matchedIndex };
+    const base = { version: this.version, shadowed, matched, matchedIndex, shadowIndex };
     if (chosen !== undefined) {
       const effect = chosen === deny ? "deny" : chosen === approve ? "approve" : "allow";
       return { ...base, effect, rule: chosen.name, source: chosen.source, reason: chosen.reason, index: chosen.index };

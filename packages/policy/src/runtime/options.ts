@@ -1,4 +1,4 @@
-import { type HumanInputProvider, type ToolCallHookContext, ToolwareTypeError } from "@toolware/core";
+import { closestKey, type HumanInputProvider, type ToolCallHookContext, ToolwareTypeError } from "@toolware/core";
 import type { CacheOptions } from "@toolware/packs/cache";
 import type { CircuitStore } from "@toolware/packs/circuit-breaker";
 import type { LoopGuardStore } from "@toolware/packs/loop-guard";
@@ -50,34 +50,10 @@ const ALIASES: Readonly<Record<string, string>> = {
   store: "stores",
 };
 
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0] as number;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const next = row[j] as number;
-      row[j] = Math.min(next + 1, (row[j - 1] as number) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = next;
-    }
-  }
-  return row[b.length] as number;
-}
-
-/** `(did you mean "x"?)` for a misspelt key, or "" when nothing is close. */
+/** ` (did you mean "x"?)` for a misspelt key, or "" when nothing is close. */
 export function hint(key: string, known: readonly string[], aliases: Readonly<Record<string, string>> = {}): string {
-  const alias = Object.hasOwn(aliases, key) ? aliases[key] : undefined;
-  if (alias !== undefined) return ` (did you mean "${alias}"?)`;
-  let best: string | undefined;
-  let score = Math.max(2, Math.floor(key.length / 3)) + 1;
-  for (const k of known) {
-    const d = distance(key.toLowerCase(), k.toLowerCase());
-    if (d < score) {
-      score = d;
-      best = k;
-    }
-  }
-  return best === undefined ? "" : ` (did you mean "${best}"?)`;
+  const guess = Object.hasOwn(aliases, key) ? aliases[key] : closestKey(key, known);
+  return guess === undefined ? "" : ` (did you mean "${guess}"?)`;
 }
 
 const invalid = (message: string) => new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `loadPolicy: ${message}`);

@@ -29,27 +29,50 @@ export const PACK_NAMES = [
 
 type Data = Readonly<Record<string, unknown>>;
 const EVERY_TOOL = (): boolean => true;
-
-// Keys the file may not give a pack: the rule's match chooses the tools, and stores come from the file's
-// `stores` or the code's options, never from a pack's options (they are objects, not data).
-const REFUSED: Readonly<Record<string, string>> = {
-  tools: "the rule's `match` chooses the tools a pack applies to",
-  store: "stores are named once, in the file's `stores` or in loadPolicy's `stores` option",
-};
+const STORE_KINDS = {
+  "rate-limit": "rateLimit",
+  cache: "cache",
+  "loop-guard": "loopGuard",
+  "circuit-breaker": "circuitBreaker",
+} as const;
+const REDIS_FACTORIES = {
+  "rate-limit": "redisRateLimitStore",
+  cache: "redisCacheStore",
+  "loop-guard": "redisLoopGuardStore",
+  "circuit-breaker": "redisCircuitStore",
+} as const;
 
 function validatePacks(options: Data): Pack[] {
   const out: Pack[] = [];
   for (const [key, value] of Object.entries(options)) {
-    const given = { ...(value as Data), tools: EVERY_TOOL };
-    if (key === "safePath") out.push(safePath(given as unknown as Parameters<typeof safePath>[0]));
-    else if (key === "query") out.push(queryRules(given as unknown as Parameters<typeof queryRules>[0]));
-    else throw new Error(`validate takes \`safePath\` and \`query\`, not \`${key}\``);
+    if (key !== "safePath" && key !== "query") {
+      throw new Error(`\`${key}\` needs Standard Schemas, which a policy file cannot hold: validate them in code with validate() from @toolware/packs/validate`);
+    }
+    const given = value as Data;
+    const withTools = { ...given, tools: given.tools ?? EVERY_TOOL };
+    if (key === "safePath") out.push(safePath(withTools as unknown as Parameters<typeof safePath>[0]));
+    else out.push(queryRules(withTools as unknown as Parameters<typeof queryRules>[0]));
   }
   return out;
 }
 
-function withStore<T extends Data>(options: T, store: unknown): T {
-  return store === undefined ? options : { ...options, store };
+// The store a pack gets: the pack's own `store` of the file, else the file's default; `memory` is the pack's own
+// memory store, a Redis URL needs the store injected in code (the policy opens no connection itself).
+function storeFor(name: keyof typeof STORE_KINDS, ref: unknown, fileDefault: string | undefined, stores: PolicyStores): unknown {
+  const wanted = ref ?? fileDefault;
+  const injected = stores[STORE_KINDS[name]]?.();
+  if (wanted === "memory") return undefined;
+  if (typeof wanted === "string" && injected === undefined) {
+    throw new Error(
+      `the store ${wanted} is named, but no ${STORE_KINDS[name]} store was passed: loadPolicy(file, { stores: { ${STORE_KINDS[name]}: ${REDIS_FACTORIES[name]}({ client }) } }) (from @toolware/redis)`,
+    );
+  }
+  return injected;
+}
+
+function withStore(options: Data, store: unknown): Data {
+  const { store: _ref, ...rest } = options;
+  return store === undefined ? rest : { ...rest, store };
 }
 
 /**
@@ -61,6 +84,7 @@ export function buildPacks(
   ruleIndex: number,
   packs: PacksDoc,
   stores: PolicyStores,
+  fileDefault: string | undefined,
 ): { name: string; pack: Pack }[] {
   const out: { name: string; pack: Pack }[] = [];
   for (const name of Object.keys(packs)) {
@@ -72,19 +96,22 @@ export function buildPacks(
     const options = packs[name];
     if (options === undefined) continue;
     const at = ["rules", ruleIndex, "packs", name] as const;
-    for (const key of Object.keys(REFUSED)) {
-      if (Object.hasOwn(options, key)) throw compileError(loaded, [...at, key], `\`${key}\` is not allowed here: ${REFUSED[key]}`);
-    }
     try {
-      for (const pack of make(name, options, stores, loaded.file)) out.push({ name, pack });
+      for (const pack of make(name, options as Data, stores, fileDefault, loaded.file)) out.push({ name, pack });
     } catch (error) {
-      throw compileError(loaded, at, messageOf(error), error);
+      throw compileError(loaded, at, messageOf(error));
     }
   }
   return out;
 }
 
-function make(name: (typeof PACK_NAMES)[number], o: Data, stores: PolicyStores, file: string): Pack[] {
+function make(
+  name: (typeof PACK_NAMES)[number],
+  o: Data,
+  stores: PolicyStores,
+  fileDefault: string | undefined,
+  file: string,
+): Pack[] {
   type Opt<F extends (arg: never) => unknown> = Parameters<F>[0];
   switch (name) {
     case "redact":
@@ -92,17 +119,17 @@ function make(name: (typeof PACK_NAMES)[number], o: Data, stores: PolicyStores, 
     case "validate":
       return validatePacks(o);
     case "rate-limit":
-      return [rateLimit(withStore(o, stores.rateLimit?.()) as unknown as Opt<typeof rateLimit>)];
+      return [rateLimit(withStore(o, storeFor("rate-limit", o.store, fileDefault, stores)) as unknown as Opt<typeof rateLimit>)];
     case "cache":
-      return [cache(withStore(o, stores.cache?.()) as unknown as Opt<typeof cache>)];
+      return [cache(withStore(o, storeFor("cache", o.store, fileDefault, stores)) as unknown as Opt<typeof cache>)];
     case "loop-guard":
-      return [loopGuard(withStore(o, stores.loopGuard?.()) as unknown as Opt<typeof loopGuard>)];
+      return [loopGuard(withStore(o, storeFor("loop-guard", o.store, fileDefault, stores)) as unknown as Opt<typeof loopGuard>)];
     case "timeout":
       return [timeout(o as unknown as Opt<typeof timeout>)];
     case "retry":
       return [retry(o as Opt<typeof retry>)];
     case "circuit-breaker":
-      return [circuitBreaker(withStore(o, stores.circuitBreaker?.()) as unknown as Opt<typeof circuitBreaker>)];
+      return [circuitBreaker(withStore(o, storeFor("circuit-breaker", o.store, fileDefault, stores)) as unknown as Opt<typeof circuitBreaker>)];
     case "audit": {
       // A relative audit file is relative to the policy file, as a person reading the file expects.
       const target = o.file;
