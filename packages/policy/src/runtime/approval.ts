@@ -1,7 +1,7 @@
 import {
   type BeforeToolCallHookType,
-  HumanInputTimeoutError,
   type HumanInputProvider,
+  HumanInputTimeoutError,
   messageOf,
   type ToolCallHookContext,
 } from "@toolware/core";
@@ -44,10 +44,19 @@ async function askOwn(plan: ApprovalPlan, ctx: ToolCallHookContext, timeoutMs: n
     } else {
       const provider = plan.humanInput;
       answer = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new HumanInputTimeoutError(`no answer within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new HumanInputTimeoutError(`no answer within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         Promise.resolve()
           .then(() =>
-            provider({ prompt, defaultMessage: message, toolName: ctx.toolName, callId: ctx.callId, signal: ctx.signal }),
+            provider({
+              prompt,
+              defaultMessage: message,
+              toolName: ctx.toolName,
+              callId: ctx.callId,
+              signal: ctx.signal,
+            }),
           )
           .then(resolve, reject)
           .finally(() => clearTimeout(timer));
@@ -61,7 +70,10 @@ async function askOwn(plan: ApprovalPlan, ctx: ToolCallHookContext, timeoutMs: n
     return { approve: false, reason: why };
   }
   if (typeof answer === "string" && YES.has(answer.trim().toLowerCase())) return { approve: true };
-  return { approve: false, reason: `a human did not approve (answer: ${JSON.stringify(String(answer).slice(0, 200))})` };
+  return {
+    approve: false,
+    reason: `a human did not approve (answer: ${JSON.stringify(String(answer).slice(0, 200))})`,
+  };
 }
 
 /** The approval gate of one rule: the approval pack's own hook, built once at load. */

@@ -83,7 +83,6 @@ function regexProblem(pattern: string): string | undefined {
       if (lastGroupRisky && (next === "*" || next === "+" || next === "?" || next === "{")) {
         return "a repeated group may not hold a repetition or an alternation (it can take exponential time)";
       }
-      continue;
     } else if (c === "*" || c === "+" || c === "{" || c === "|" || (c === "?" && pattern[i - 1] !== "(")) {
       const top = stack[stack.length - 1];
       if (top !== undefined) top.risky = true;

@@ -10,8 +10,8 @@ import { type CedarPart, PolicyDecider, type RuntimeRule } from "./decide.js";
 import { compileError } from "./errors.js";
 import { compileMatch } from "./match.js";
 import type { LoadPolicyOptions } from "./options.js";
-import { buildPacks } from "./packs.js";
 import { storesOf } from "./options.js";
+import { buildPacks } from "./packs.js";
 
 /** One pack a rule attaches. @internal */
 export interface Attachment {
@@ -51,7 +51,11 @@ function condition(loaded: LoadedDocument, rule: RuleDoc, i: number): CompiledCo
     return compileCondition(when);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw compileError(loaded, ["rules", i, "match", "when"], `rule "${rule.name}": its CEL condition does not compile: ${message}`);
+    throw compileError(
+      loaded,
+      ["rules", i, "match", "when"],
+      `rule "${rule.name}": its CEL condition does not compile: ${message}`,
+    );
   }
 }
 
@@ -63,7 +67,11 @@ async function cedarOf(loaded: LoadedDocument): Promise<CedarPart | undefined> {
     try {
       return await readFile(resolve(base, name), "utf8");
     } catch (error) {
-      throw compileError(loaded, ["cedar", key], `cannot read ${name}: ${error instanceof Error ? error.message : String(error)}`);
+      throw compileError(
+        loaded,
+        ["cedar", key],
+        `cannot read ${name}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   };
   const policies = doc.policies ?? (doc.file === undefined ? "" : await read(doc.file, "file"));
@@ -73,7 +81,9 @@ async function cedarOf(loaded: LoadedDocument): Promise<CedarPart | undefined> {
   return compileCedar({
     policies,
     file: inline || doc.file === undefined ? loaded.file : resolve(base, doc.file),
-    ...(at === undefined ? {} : { locate: (line: number, column: number) => ({ file: at.file, line: at.line + line, column }) }),
+    ...(at === undefined
+      ? {}
+      : { locate: (line: number, column: number) => ({ file: at.file, line: at.line + line, column }) }),
     ...(schema === undefined ? {} : { schema }),
     ...(doc.schemaFile === undefined ? {} : { schemaFile: resolve(base, doc.schemaFile) }),
   });
@@ -82,7 +92,8 @@ async function cedarOf(loaded: LoadedDocument): Promise<CedarPart | undefined> {
 /** Compiles a checked document: conditions, packs, approval gates and Cedar, each once. @internal */
 export async function compilePolicy(loaded: LoadedDocument, c: CompileContext): Promise<CompiledPolicy> {
   const doc = loaded.document;
-  const modeOf = (mode: PolicyMode | undefined): boolean => (c.options.mode ?? mode ?? doc.mode ?? "enforce") === "shadow";
+  const modeOf = (mode: PolicyMode | undefined): boolean =>
+    (c.options.mode ?? mode ?? doc.mode ?? "enforce") === "shadow";
   const stores = storesOf(c.options.stores);
   const rules: RuntimeRule[] = [];
   const gates = new Map<number, BeforeToolCallHookType>();
@@ -124,7 +135,15 @@ export async function compilePolicy(loaded: LoadedDocument, c: CompileContext): 
   });
   const cedar = await cedarOf(loaded);
   if (cedar !== undefined) {
-    gates.set(-2, approvalGate({ rule: "cedar", doc: doc.approval ?? {}, humanInput: c.options.humanInput, onDecision: c.onApproval }));
+    gates.set(
+      -2,
+      approvalGate({
+        rule: "cedar",
+        doc: doc.approval ?? {},
+        humanInput: c.options.humanInput,
+        onDecision: c.onApproval,
+      }),
+    );
   }
   const fallback = { effect: doc.default, reason: doc.defaultReason, shadow: modeOf(undefined) };
   return {

@@ -63,7 +63,11 @@ export class PolicyDecider {
   constructor(
     readonly version: number,
     readonly rules: readonly RuntimeRule[],
-    readonly fallback: { readonly effect: "allow" | "deny"; readonly reason: string | undefined; readonly shadow: boolean },
+    readonly fallback: {
+      readonly effect: "allow" | "deny";
+      readonly reason: string | undefined;
+      readonly shadow: boolean;
+    },
     readonly cedar: CedarPart | undefined,
   ) {}
 
@@ -86,6 +90,7 @@ export class PolicyDecider {
     const shadowed: ShadowHit[] = [];
     const shadowIndex = new Set<number>();
     let cel: ReturnType<typeof celFacts> | undefined;
+    let shadowAllow = false;
     let deny: Pick3 | undefined;
     let approve: Pick3 | undefined;
     let allow: Pick3 | undefined;
@@ -116,7 +121,7 @@ export class PolicyDecider {
         if (effect !== "allow") {
           shadowed.push({ rule: rule.name, effect, reason });
           shadowIndex.add(i);
-        }
+        } else shadowAllow = true;
         continue;
       }
       const pick = { index: i, name: rule.name, reason, source: "rule" as const };
@@ -128,7 +133,8 @@ export class PolicyDecider {
       const c = this.cedar.decide(cedarCall(facts));
       if (c.effect !== "none") {
         const pick = { index: -2, name: `cedar:${c.policies.join(",")}`, reason: c.reason, source: "cedar" as const };
-        if (this.fallback.shadow && c.effect !== "allow") shadowed.push({ rule: pick.name, effect: c.effect, reason: c.reason });
+        if (this.fallback.shadow && c.effect !== "allow")
+          shadowed.push({ rule: pick.name, effect: c.effect, reason: c.reason });
         else if (c.effect === "deny") deny = pick;
         else if (c.effect === "approve") approve ??= pick;
         else allow ??= pick;
@@ -142,7 +148,8 @@ export class PolicyDecider {
     }
     const f = this.fallback;
     if (f.effect === "deny" && f.shadow) {
-      shadowed.push({ rule: "default", effect: "deny", reason: f.reason });
+      // The default would only have decided when no rule did, in shadow or not.
+      if (shadowed.length === 0 && !shadowAllow) shadowed.push({ rule: "default", effect: "deny", reason: f.reason });
       return { ...base, effect: "allow", rule: "default", source: "default", reason: undefined, index: -1 };
     }
     return { ...base, effect: f.effect, rule: "default", source: "default", reason: f.reason, index: -1 };

@@ -91,7 +91,11 @@ export class Counters {
   snapshot(): PolicyCounters {
     const rules: Record<string, Readonly<RuleCounters>> = {};
     for (const [name, c] of this.#rules) rules[name] = Object.freeze({ ...c });
-    return Object.freeze({ calls: this.calls, rules: Object.freeze(rules), default: Object.freeze({ ...this.#default }) });
+    return Object.freeze({
+      calls: this.calls,
+      rules: Object.freeze(rules),
+      default: Object.freeze({ ...this.#default }),
+    });
   }
 }
 

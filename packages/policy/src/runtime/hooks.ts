@@ -1,4 +1,4 @@
-import { ToolwareTypeError, type HookSpec, type ToolCallHookContext } from "@toolware/core";
+import { type HookSpec, type ToolCallHookContext, ToolwareTypeError } from "@toolware/core";
 import type { CompiledPolicy } from "./compile.js";
 import type { PolicyRuntime } from "./runtime.js";
 
@@ -53,7 +53,10 @@ export function staticHooks(rt: PolicyRuntime, compiled: CompiledPolicy, priorit
   for (const a of compiled.attachments) {
     for (const h of a.pack.hooks) {
       if (h.options?.agents !== undefined) {
-        throw new ToolwareTypeError("TOOLWARE_INVALID_PACK", `pack ${a.name} of rule ${a.ruleName} filters agents itself`);
+        throw new ToolwareTypeError(
+          "TOOLWARE_INVALID_PACK",
+          `pack ${a.name} of rule ${a.ruleName} filters agents itself`,
+        );
       }
       const only = (ctx: ToolCallHookContext): boolean => {
         const d = rt.pinned(ctx).decision;

@@ -96,7 +96,8 @@ export function checkOptions(options: LoadPolicyOptions | undefined): LoadPolicy
     checkKeysOf(stores, STORE_KEYS, "store");
     for (const key of STORE_KEYS) {
       const s = (stores as Record<string, unknown>)[key];
-      if (s !== undefined && (s === null || typeof s !== "object")) throw invalid(`\`stores.${key}\` must be a store object`);
+      if (s !== undefined && (s === null || typeof s !== "object"))
+        throw invalid(`\`stores.${key}\` must be a store object`);
     }
   }
   return Object.freeze({ stores, humanInput, caller, onEvent, mode, priority });

@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Pack } from "@toolware/core";
+import { messageOf } from "@toolware/core";
 import { audit } from "@toolware/packs/audit";
 import { cache } from "@toolware/packs/cache";
 import { circuitBreaker } from "@toolware/packs/circuit-breaker";
@@ -9,7 +10,6 @@ import { redact } from "@toolware/packs/redact";
 import { retry } from "@toolware/packs/retry";
 import { timeout } from "@toolware/packs/timeout";
 import { queryRules, safePath } from "@toolware/packs/validate";
-import { messageOf } from "@toolware/core";
 import type { LoadedDocument, PacksDoc } from "../document.js";
 import { compileError } from "./errors.js";
 import type { PolicyStores } from "./options.js";
@@ -46,7 +46,9 @@ function validatePacks(options: Data): Pack[] {
   const out: Pack[] = [];
   for (const [key, value] of Object.entries(options)) {
     if (key !== "safePath" && key !== "query") {
-      throw new Error(`\`${key}\` needs Standard Schemas, which a policy file cannot hold: validate them in code with validate() from @toolware/packs/validate`);
+      throw new Error(
+        `\`${key}\` needs Standard Schemas, which a policy file cannot hold: validate them in code with validate() from @toolware/packs/validate`,
+      );
     }
     const given = value as Data;
     const withTools = { ...given, tools: given.tools ?? EVERY_TOOL };
@@ -58,7 +60,12 @@ function validatePacks(options: Data): Pack[] {
 
 // The store a pack gets: the pack's own `store` of the file, else the file's default; `memory` is the pack's own
 // memory store, a Redis URL needs the store injected in code (the policy opens no connection itself).
-function storeFor(name: keyof typeof STORE_KINDS, ref: unknown, fileDefault: string | undefined, stores: PolicyStores): unknown {
+function storeFor(
+  name: keyof typeof STORE_KINDS,
+  ref: unknown,
+  fileDefault: string | undefined,
+  stores: PolicyStores,
+): unknown {
   const wanted = ref ?? fileDefault;
   const injected = stores[STORE_KINDS[name]]?.();
   if (wanted === "memory") return undefined;
@@ -89,7 +96,11 @@ export function buildPacks(
   const out: { name: string; pack: Pack }[] = [];
   for (const name of Object.keys(packs)) {
     if (!(PACK_NAMES as readonly string[]).includes(name)) {
-      throw compileError(loaded, ["rules", ruleIndex, "packs", name], `unknown pack \`${name}\` (packs: ${PACK_NAMES.join(", ")})`);
+      throw compileError(
+        loaded,
+        ["rules", ruleIndex, "packs", name],
+        `unknown pack \`${name}\` (packs: ${PACK_NAMES.join(", ")})`,
+      );
     }
   }
   for (const name of PACK_NAMES) {
@@ -119,17 +130,31 @@ function make(
     case "validate":
       return validatePacks(o);
     case "rate-limit":
-      return [rateLimit(withStore(o, storeFor("rate-limit", o.store, fileDefault, stores)) as unknown as Opt<typeof rateLimit>)];
+      return [
+        rateLimit(
+          withStore(o, storeFor("rate-limit", o.store, fileDefault, stores)) as unknown as Opt<typeof rateLimit>,
+        ),
+      ];
     case "cache":
       return [cache(withStore(o, storeFor("cache", o.store, fileDefault, stores)) as unknown as Opt<typeof cache>)];
     case "loop-guard":
-      return [loopGuard(withStore(o, storeFor("loop-guard", o.store, fileDefault, stores)) as unknown as Opt<typeof loopGuard>)];
+      return [
+        loopGuard(
+          withStore(o, storeFor("loop-guard", o.store, fileDefault, stores)) as unknown as Opt<typeof loopGuard>,
+        ),
+      ];
     case "timeout":
       return [timeout(o as unknown as Opt<typeof timeout>)];
     case "retry":
       return [retry(o as Opt<typeof retry>)];
     case "circuit-breaker":
-      return [circuitBreaker(withStore(o, storeFor("circuit-breaker", o.store, fileDefault, stores)) as unknown as Opt<typeof circuitBreaker>)];
+      return [
+        circuitBreaker(
+          withStore(o, storeFor("circuit-breaker", o.store, fileDefault, stores)) as unknown as Opt<
+            typeof circuitBreaker
+          >,
+        ),
+      ];
     case "audit": {
       // A relative audit file is relative to the policy file, as a person reading the file expects.
       const target = o.file;
