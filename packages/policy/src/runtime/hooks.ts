@@ -58,10 +58,9 @@ export function staticHooks(rt: PolicyRuntime, compiled: CompiledPolicy, priorit
           `pack ${a.name} of rule ${a.ruleName} filters agents itself`,
         );
       }
-      const only = (ctx: ToolCallHookContext): boolean => {
-        const d = rt.pinned(ctx).decision;
-        return d.effect !== "deny" && d.matchedIndex.has(a.rule);
-      };
+      // Packs inside the decision hooks never see a denied call (it is blocked first); those outside (audit)
+      // record it.
+      const only = (ctx: ToolCallHookContext): boolean => rt.pinned(ctx).decision.matchedIndex.has(a.rule);
       const name = `${a.ruleName}:${h.options?.name ?? a.name}`;
       hooks.push({ ...h, options: { ...h.options, name, agents: only } } as HookSpec);
     }
