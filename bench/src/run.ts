@@ -25,6 +25,7 @@ const JOBS: Record<string, readonly string[]> = {
   observe: ["otel", "audit", "audit-fsync"],
   redact: ["html", "json", "adversarial"],
   redis: ["stores"],
+  cedar: ["decide"],
 };
 const SUITES = Object.keys(JOBS);
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");

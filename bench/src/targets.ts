@@ -85,6 +85,13 @@ const PER_CALL_TARGETS = [
     1.03,
     "ai 6 with MockLanguageModelV3, 4 tool steps; against the same loop unguarded",
   ],
+  [
+    "cedar-decide",
+    "cedar-bare",
+    "a Cedar decision through `@toolware/policy`",
+    1.2,
+    "6 policies, an allowed call; against a bare cedar-wasm `statefulIsAuthorized` of the same request on a pre-parsed set",
+  ],
 ] as const;
 
 function perCall(results: Results): Verdict[] {
