@@ -39,9 +39,21 @@ function globRegExp(pattern: string): RegExp {
   return new RegExp(`${out}$`, "su");
 }
 
+// The core matches a name in two forms (its `nameForms`): normalised, and lower-cased without the camelCase split,
+// so "DeLeTe_FiLe" cannot slip past `delete_file`. A rule matches the same names as the core's filter does.
+function lowerForm(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9*?]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+}
+
 /**
- * An exact name or glob list: names compare after `normalizeName` (as the core's `tools` filter does), so
- * `Delete File` is `delete_file`; a glob's `*` is any run of characters, `?` one.
+ * An exact name or glob list: names compare after `normalizeName`, and lower-cased as they are, as the core's
+ * `tools` filter does, so `Delete File` and `DeLeTe_FiLe` are `delete_file`; a glob's `*` is any run of characters,
+ * `?` one.
  */
 export function compileNames(entries: readonly string[]): NameTest {
   const exact = new Set<string>();
@@ -51,11 +63,11 @@ export function compileNames(entries: readonly string[]): NameTest {
     else exact.add(normalizeName(entry));
   }
   const seen = new Map<string, boolean>();
+  const test = (n: string) => exact.has(n) || globs.some((g) => g.test(n));
   return (name) => {
     let hit = seen.get(name);
     if (hit === undefined) {
-      const n = normalizeName(name);
-      hit = exact.has(n) || globs.some((g) => g.test(n));
+      hit = test(normalizeName(name)) || test(lowerForm(name));
       if (seen.size < 4096) seen.set(name, hit);
     }
     return hit;
