@@ -19,6 +19,7 @@ const JOBS: Record<string, readonly string[]> = {
   langchain: ["node-0", "node-1", "node-10", "node-50", "agent-0", "agent-1", "agent-10", "agent-50"],
   prototype: ["kinds"],
   packs: ["cache", "rate-limit"],
+  policy: ["rules", "cel"],
   "ai-sdk": ["loop"],
   heap: ["1e6"],
   observe: ["otel", "audit", "audit-fsync"],

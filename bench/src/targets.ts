@@ -65,6 +65,20 @@ const PER_CALL_TARGETS = [
     "sliding window, in-memory store; against a 0-hook call",
   ],
   [
+    "policy-50",
+    "policy-by-hand",
+    "a 50-rule YAML policy",
+    1.5,
+    "loadPolicy of a 50-rule YAML file against the same rules written by hand as hooks; one rule decides the call",
+  ],
+  [
+    "cel-policy",
+    "cel-bare",
+    "a CEL condition as the policy evaluates it",
+    1.2,
+    "against a bare evaluation of the same pre-compiled expression (@marcbachmann/cel-js)",
+  ],
+  [
     "ai-sdk-loop-guarded",
     "ai-sdk-loop",
     "an AI SDK `generateText` loop with 10 hooks on every tool call",
