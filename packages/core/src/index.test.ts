@@ -85,3 +85,12 @@ describe("the package index", () => {
     expect(names.sort()).toEqual(CONTEXT_API);
   });
 });
+
+describe("closestKey", () => {
+  it("guesses a misspelt key, another case style, and nothing for a stranger", () => {
+    expect(core.closestKey("defualt", ["default", "rules"])).toBe("default");
+    expect(core.closestKey("expected_output", ["expectedOutput"])).toBe("expectedOutput");
+    expect(core.closestKey("colour", ["tools", "rules"])).toBeUndefined();
+    expect(core.closestKey("tol", ["tool"])).toBe("tool");
+  });
+});

@@ -1,0 +1,184 @@
+import { messageOf } from "@toolware/core";
+import type { CedarEngine } from "../cedar/index.js";
+import type { PolicyDecision } from "../document.js";
+import { CEL_LIMITS, projectArgs } from "./cel.js";
+import { ANNOTATION_TAGS, type CallFacts, type CompiledMatch, type ToolFacts } from "./match.js";
+
+/** One rule, compiled. */
+export interface RuntimeRule {
+  readonly index: number;
+  readonly name: string;
+  readonly decide: PolicyDecision | undefined;
+  readonly reason: string | undefined;
+  /** The rule's own mode, else the file's, is `shadow`. */
+  readonly shadow: boolean;
+  readonly match: CompiledMatch;
+}
+
+/** A decision a shadow rule (or a shadow file) made but did not enforce. */
+export interface ShadowHit {
+  /** The rule's name; `default` for the file's default; `cedar:<ids>` for Cedar. */
+  readonly rule: string;
+  readonly effect: "deny" | "approve";
+  readonly reason: string | undefined;
+}
+
+/** What the policy decided for one call. */
+export interface PolicyCallDecision {
+  /** Which compiled policy decided (a watched policy counts its reloads: 1, 2, …). */
+  readonly version: number;
+  /** What is enforced: in shadow mode, `allow` where a rule would have denied or asked. */
+  readonly effect: "allow" | "deny" | "approve";
+  /** The deciding rule's name; for Cedar `cedar:<policy ids>`; `default` when the file's default decided. */
+  readonly rule: string;
+  readonly source: "rule" | "cedar" | "default";
+  /** The reason the agent reads when denied. */
+  readonly reason: string | undefined;
+  /** Decisions made in shadow mode that were not enforced (what would have been blocked or asked). */
+  readonly shadowed: readonly ShadowHit[];
+  /** Every rule whose match held, in file order. */
+  readonly matched: readonly string[];
+}
+
+/** The decision with what the hooks need: the deciding rule's index, and which rules matched. @internal */
+export interface InternalDecision extends PolicyCallDecision {
+  /** -1: the default; -2: Cedar. */
+  readonly index: number;
+  readonly matchedIndex: ReadonlySet<number>;
+  /** Shadow rules that would have denied or asked. */
+  readonly shadowIndex: ReadonlySet<number>;
+}
+
+/** Cedar's part in a policy. @internal */
+export type CedarPart = Pick<CedarEngine, "covers" | "decide">;
+
+const BUDGET = { maxNodes: CEL_LIMITS.maxArgNodes, maxChars: CEL_LIMITS.maxArgChars, maxDepth: CEL_LIMITS.maxArgDepth };
+
+type Pick3 = { index: number; name: string; reason: string | undefined; source: "rule" | "cedar" };
+
+/** A compiled policy: every rule, the default, and Cedar; decides calls. @internal */
+export class PolicyDecider {
+  readonly #candidates = new Map<string, readonly number[]>();
+
+  constructor(
+    readonly version: number,
+    readonly rules: readonly RuntimeRule[],
+    readonly fallback: {
+      readonly effect: "allow" | "deny";
+      readonly reason: string | undefined;
+      readonly shadow: boolean;
+    },
+    readonly cedar: CedarPart | undefined,
+  ) {}
+
+  /** The rules that can hold for this tool, by the tool's facts alone (cached). */
+  candidates(tool: ToolFacts): readonly number[] {
+    const key = `${tool.name}\u0000${tool.destructive}\u0000${tool.tags.join("\u0000")}`;
+    let found = this.#candidates.get(key);
+    if (found === undefined) {
+      found = this.rules.filter((r) => r.match.forTool(tool)).map((r) => r.index);
+      if (this.#candidates.size >= 4096) this.#candidates.clear();
+      this.#candidates.set(key, found);
+    }
+    return found;
+  }
+
+  decide(facts: CallFacts): InternalDecision {
+    const tool: ToolFacts = { name: facts.toolName, tags: facts.tags, destructive: facts.destructive };
+    const matched: string[] = [];
+    const matchedIndex = new Set<number>();
+    const shadowed: ShadowHit[] = [];
+    const shadowIndex = new Set<number>();
+    let cel: ReturnType<typeof celFacts> | undefined;
+    let shadowAllow = false;
+    let deny: Pick3 | undefined;
+    let approve: Pick3 | undefined;
+    let allow: Pick3 | undefined;
+    let projected: { keys: readonly string[] | undefined; value: Readonly<Record<string, unknown>> } | undefined;
+    for (const i of this.candidates(tool)) {
+      const rule = this.rules[i] as RuntimeRule;
+      const m = rule.match;
+      if (m.forCall !== undefined && !m.forCall(facts)) continue;
+      let effect = rule.decide;
+      let reason = rule.reason;
+      if (m.condition !== undefined) {
+        try {
+          if (projected === undefined || projected.keys !== m.condition.keys) {
+            projected = { keys: m.condition.keys, value: projectArgs(facts.args, m.condition.keys, BUDGET) };
+          }
+          cel ??= celFacts(facts);
+          if (!m.condition.test(cel, projected.value)) continue;
+        } catch (error) {
+          // Fails closed: a condition that cannot be decided denies, whatever the rule would have done.
+          effect = "deny";
+          reason = `policy rule "${rule.name}" could not evaluate its condition, so the call is denied: ${messageOf(error)}`;
+        }
+      }
+      matched.push(rule.name);
+      matchedIndex.add(i);
+      if (effect === undefined) continue;
+      if (rule.shadow) {
+        if (effect !== "allow") {
+          shadowed.push({ rule: rule.name, effect, reason });
+          shadowIndex.add(i);
+        } else shadowAllow = true;
+        continue;
+      }
+      const pick = { index: i, name: rule.name, reason, source: "rule" as const };
+      if (effect === "deny") deny ??= pick;
+      else if (effect === "approve") approve ??= pick;
+      else allow ??= pick;
+    }
+    if (deny === undefined && this.cedar?.covers(facts.toolName) === true) {
+      const c = this.cedar.decide(cedarCall(facts));
+      if (c.effect !== "none") {
+        const pick = { index: -2, name: `cedar:${c.policies.join(",")}`, reason: c.reason, source: "cedar" as const };
+        if (this.fallback.shadow && c.effect !== "allow")
+          shadowed.push({ rule: pick.name, effect: c.effect, reason: c.reason });
+        else if (c.effect === "deny") deny = pick;
+        else if (c.effect === "approve") approve ??= pick;
+        else allow ??= pick;
+      }
+    }
+    const chosen = deny ?? approve ?? allow;
+    const base = { version: this.version, shadowed, matched, matchedIndex, shadowIndex };
+    if (chosen !== undefined) {
+      const effect = chosen === deny ? "deny" : chosen === approve ? "approve" : "allow";
+      return { ...base, effect, rule: chosen.name, source: chosen.source, reason: chosen.reason, index: chosen.index };
+    }
+    const f = this.fallback;
+    if (f.effect === "deny" && f.shadow) {
+      // The default would only have decided when no rule did, in shadow or not.
+      if (shadowed.length === 0 && !shadowAllow) shadowed.push({ rule: "default", effect: "deny", reason: f.reason });
+      return { ...base, effect: "allow", rule: "default", source: "default", reason: undefined, index: -1 };
+    }
+    return { ...base, effect: f.effect, rule: "default", source: "default", reason: f.reason, index: -1 };
+  }
+}
+
+function celFacts(facts: CallFacts) {
+  return {
+    tool: { name: facts.toolName, tags: facts.tags, destructive: facts.destructive },
+    agent: facts.agent ?? "",
+    crew: facts.crew ?? "",
+    caller: facts.caller ?? "",
+    args: facts.args,
+  };
+}
+
+function cedarCall(facts: CallFacts) {
+  return {
+    tool: facts.toolName,
+    args: facts.args,
+    agent: facts.agent,
+    crew: facts.crew,
+    caller: facts.caller,
+    tags: facts.tags,
+    annotations: {
+      destructiveHint: facts.destructive,
+      readOnlyHint: facts.tags.includes(ANNOTATION_TAGS.readOnlyHint),
+      idempotentHint: facts.tags.includes(ANNOTATION_TAGS.idempotentHint),
+      openWorldHint: facts.tags.includes(ANNOTATION_TAGS.openWorldHint),
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { type HookSpec, type ToolCallHookContext, ToolwareTypeError } from "@toolware/core";
+import type { CompiledPolicy } from "./compile.js";
+import type { PolicyRuntime } from "./runtime.js";
+
+/** Default chain position of the decision hooks: ahead of the packs' own defaults (loop-guard 100, 0, cache -100). */
+export const DEFAULT_PRIORITY = 500;
+
+/** Enforces a decision: blocks a deny, asks for an approve, lets an allow through. @internal */
+export async function enforce(rt: PolicyRuntime, ctx: ToolCallHookContext): Promise<void> {
+  const { compiled, decision } = rt.pinned(ctx);
+  if (decision.effect === "deny") {
+    ctx.block(decision.reason ?? defaultReason(decision.rule, decision.source));
+  } else if (decision.effect === "approve") {
+    const gate = compiled.gates.get(decision.index);
+    // An approve without its gate cannot ask: fail closed.
+    if (gate === undefined) ctx.block(`policy rule ${decision.rule} needs an approval that cannot be asked`);
+    else await gate(ctx);
+  }
+}
+
+function defaultReason(rule: string, source: string): string {
+  return source === "default" ? "the policy denies calls no rule allows" : `denied by policy rule ${rule}`;
+}
+
+/**
+ * The hooks of a policy that never reloads: one decision hook per rule (`policy:<rule>`, running only for the
+ * calls that rule decides, so the trace, audit lines and OTel spans name it), `policy:default` and `policy:cedar`,
+ * and the packs each rule attaches, running only for the calls its match holds for. @internal
+ */
+export function staticHooks(rt: PolicyRuntime, compiled: CompiledPolicy, priority: number): HookSpec[] {
+  const hooks: HookSpec[] = [];
+  const decider = (name: string, index: number): HookSpec => ({
+    kind: "before",
+    fn: async function policyRule(ctx) {
+      // A shadow rule's hook only marks the trace: what it would have done is in ctx.state.policy and the events.
+      if (rt.pinned(ctx).decision.index === index) await enforce(rt, ctx);
+    },
+    options: {
+      name,
+      priority,
+      onError: "block",
+      agents: (ctx) => {
+        const d = rt.pinned(ctx).decision;
+        return d.index === index || d.shadowIndex.has(index);
+      },
+    },
+  });
+  for (const rule of compiled.decider.rules) {
+    if (rule.decide !== undefined || rule.match.condition !== undefined) hooks.push(decider(rule.name, rule.index));
+  }
+  if (compiled.decider.cedar !== undefined) hooks.push(decider("cedar", -2));
+  hooks.push(decider("default", -1));
+  for (const a of compiled.attachments) {
+    for (const h of a.pack.hooks) {
+      if (h.options?.agents !== undefined) {
+        throw new ToolwareTypeError(
+          "TOOLWARE_INVALID_PACK",
+          `pack ${a.name} of rule ${a.ruleName} filters agents itself`,
+        );
+      }
+      const only = (ctx: ToolCallHookContext): boolean => {
+        const d = rt.pinned(ctx).decision;
+        return d.effect !== "deny" && d.matchedIndex.has(a.rule);
+      };
+      const name = `${a.ruleName}:${h.options?.name ?? a.name}`;
+      hooks.push({ ...h, options: { ...h.options, name, agents: only } } as HookSpec);
+    }
+  }
+  return hooks;
+}

@@ -1,0 +1,116 @@
+import { closestKey, type HumanInputProvider, type ToolCallHookContext, ToolwareTypeError } from "@toolware/core";
+import type { CacheOptions } from "@toolware/packs/cache";
+import type { CircuitStore } from "@toolware/packs/circuit-breaker";
+import type { LoopGuardStore } from "@toolware/packs/loop-guard";
+import type { RateLimitStore } from "@toolware/packs/rate-limit";
+import type { PolicyMode } from "../document.js";
+import type { PolicyEvent } from "./events.js";
+
+/** Stores the rules' packs keep their state in; left out, each pack keeps its own in memory. */
+export interface PolicyStoresOption {
+  readonly rateLimit?: RateLimitStore;
+  readonly cache?: NonNullable<CacheOptions["store"]>;
+  readonly loopGuard?: LoopGuardStore;
+  readonly circuitBreaker?: CircuitStore;
+}
+
+/** Options of {@link loadPolicy} and {@link watchPolicy}. */
+export interface LoadPolicyOptions {
+  /** Store instances for the packs the rules attach (a Redis-backed store from `@toolware/redis`, say). */
+  readonly stores?: PolicyStoresOption;
+  /** Where approvals ask. Default: the `ToolHooks` instance's `humanInput`. */
+  readonly humanInput?: HumanInputProvider;
+  /** Who is calling (the `callers` of a match and `caller` in CEL). A throw denies the call (fail closed). */
+  readonly caller?: (ctx: ToolCallHookContext) => string | undefined;
+  /** Hears every decision, shadow decision, reload and reload failure. A throw is reported and ignored. */
+  readonly onEvent?: (event: PolicyEvent) => void;
+  /** Overrides the mode of the file and of every rule: `shadow` to roll a policy out, `enforce` to force it on. */
+  readonly mode?: PolicyMode;
+  /** Chain position of the policy's decision hooks. Default 500 (before the packs' own defaults). */
+  readonly priority?: number;
+}
+
+/** The stores as the pack builder uses them. @internal */
+export interface PolicyStores {
+  readonly rateLimit?: () => RateLimitStore;
+  readonly cache?: () => NonNullable<CacheOptions["store"]>;
+  readonly loopGuard?: () => LoopGuardStore;
+  readonly circuitBreaker?: () => CircuitStore;
+}
+
+const KEYS = ["stores", "humanInput", "caller", "onEvent", "mode", "priority"];
+const STORE_KEYS = ["rateLimit", "cache", "loopGuard", "circuitBreaker"];
+const ALIASES: Readonly<Record<string, string>> = {
+  humanInputProvider: "humanInput",
+  ask: "humanInput",
+  provider: "humanInput",
+  onDecision: "onEvent",
+  logger: "onEvent",
+  listener: "onEvent",
+  store: "stores",
+};
+
+/** ` (did you mean "x"?)` for a misspelt key, or "" when nothing is close. */
+export function hint(key: string, known: readonly string[], aliases: Readonly<Record<string, string>> = {}): string {
+  const guess = Object.hasOwn(aliases, key) ? aliases[key] : closestKey(key, known);
+  return guess === undefined ? "" : ` (did you mean "${guess}"?)`;
+}
+
+const invalid = (message: string) => new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `loadPolicy: ${message}`);
+
+function checkKeysOf(value: object, known: readonly string[], where: string, aliases = {}): void {
+  for (const key of Reflect.ownKeys(value)) {
+    if (typeof key !== "string" || !known.includes(key)) {
+      const name = String(key);
+      throw new ToolwareTypeError(
+        "TOOLWARE_UNKNOWN_OPTION",
+        `loadPolicy: unknown ${where} \`${name}\`${typeof key === "string" ? hint(name, known, aliases) : ""} (known: ${known.join(", ")})`,
+      );
+    }
+  }
+}
+
+/** Checks the options strictly (a typo must never switch a guard off) and reads each once. @internal */
+export function checkOptions(options: LoadPolicyOptions | undefined): LoadPolicyOptions {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw invalid("the options must be an object");
+  }
+  checkKeysOf(options, KEYS, "option", ALIASES);
+  const { stores, humanInput, caller, onEvent, mode, priority } = options;
+  for (const [name, fn] of [
+    ["humanInput", humanInput],
+    ["caller", caller],
+    ["onEvent", onEvent],
+  ] as const) {
+    if (fn !== undefined && typeof fn !== "function") throw invalid(`\`${name}\` must be a function`);
+  }
+  if (mode !== undefined && mode !== "enforce" && mode !== "shadow") {
+    throw invalid(`\`mode\` must be "enforce" or "shadow", got ${JSON.stringify(mode) ?? typeof mode}`);
+  }
+  if (priority !== undefined && !(typeof priority === "number" && Number.isFinite(priority))) {
+    throw invalid("`priority` must be a finite number");
+  }
+  if (stores !== undefined) {
+    if (stores === null || typeof stores !== "object") throw invalid("`stores` must be an object");
+    checkKeysOf(stores, STORE_KEYS, "store");
+    for (const key of STORE_KEYS) {
+      const s = (stores as Record<string, unknown>)[key];
+      if (s !== undefined && (s === null || typeof s !== "object"))
+        throw invalid(`\`stores.${key}\` must be a store object`);
+    }
+  }
+  return Object.freeze({ stores, humanInput, caller, onEvent, mode, priority });
+}
+
+/** The stores as factories: one shared instance each. @internal */
+export function storesOf(option: PolicyStoresOption | undefined): PolicyStores {
+  const out: Record<string, () => unknown> = {};
+  if (option !== undefined) {
+    for (const key of STORE_KEYS) {
+      const s = (option as Record<string, unknown>)[key];
+      if (s !== undefined) out[key] = () => s;
+    }
+  }
+  return out as PolicyStores;
+}

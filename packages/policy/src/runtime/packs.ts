@@ -1,0 +1,168 @@
+import { dirname, isAbsolute, resolve } from "node:path";
+import type { Pack } from "@toolware/core";
+import { messageOf } from "@toolware/core";
+import { audit } from "@toolware/packs/audit";
+import { cache } from "@toolware/packs/cache";
+import { circuitBreaker } from "@toolware/packs/circuit-breaker";
+import { loopGuard } from "@toolware/packs/loop-guard";
+import { rateLimit } from "@toolware/packs/rate-limit";
+import { redact } from "@toolware/packs/redact";
+import { retry } from "@toolware/packs/retry";
+import { timeout } from "@toolware/packs/timeout";
+import { queryRules, safePath } from "@toolware/packs/validate";
+import type { LoadedDocument, PacksDoc } from "../document.js";
+import { compileError } from "./errors.js";
+import type { PolicyStores } from "./options.js";
+
+/** The pack names a rule can attach, in the order they are attached. */
+export const PACK_NAMES = [
+  "redact",
+  "validate",
+  "rate-limit",
+  "cache",
+  "loop-guard",
+  "timeout",
+  "retry",
+  "circuit-breaker",
+  "audit",
+] as const;
+
+type Data = Readonly<Record<string, unknown>>;
+const EVERY_TOOL = (): boolean => true;
+const STORE_KINDS = {
+  "rate-limit": "rateLimit",
+  cache: "cache",
+  "loop-guard": "loopGuard",
+  "circuit-breaker": "circuitBreaker",
+} as const;
+const REDIS_FACTORIES = {
+  "rate-limit": "redisRateLimitStore",
+  cache: "redisCacheStore",
+  "loop-guard": "redisLoopGuardStore",
+  "circuit-breaker": "redisCircuitStore",
+} as const;
+
+function validatePacks(options: Data): Pack[] {
+  const out: Pack[] = [];
+  for (const [key, value] of Object.entries(options)) {
+    if (key !== "safePath" && key !== "query") {
+      throw new Error(
+        `\`${key}\` needs Standard Schemas, which a policy file cannot hold: validate them in code with validate() from @toolware/packs/validate`,
+      );
+    }
+    const given = value as Data;
+    const withTools = { ...given, tools: given.tools ?? EVERY_TOOL };
+    if (key === "safePath") out.push(safePath(withTools as unknown as Parameters<typeof safePath>[0]));
+    else out.push(queryRules(withTools as unknown as Parameters<typeof queryRules>[0]));
+  }
+  return out;
+}
+
+// The store a pack gets: the pack's own `store` of the file, else the file's default; `memory` is the pack's own
+// memory store, a Redis URL needs the store injected in code (the policy opens no connection itself).
+function storeFor(
+  name: keyof typeof STORE_KINDS,
+  ref: unknown,
+  fileDefault: string | undefined,
+  stores: PolicyStores,
+): unknown {
+  const wanted = ref ?? fileDefault;
+  const injected = stores[STORE_KINDS[name]]?.();
+  if (wanted === "memory") return undefined;
+  if (typeof wanted === "string" && injected === undefined) {
+    throw new Error(
+      `the store ${wanted} is named, but no ${STORE_KINDS[name]} store was passed: loadPolicy(file, { stores: { ${STORE_KINDS[name]}: ${REDIS_FACTORIES[name]}({ client }) } }) (from @toolware/redis)`,
+    );
+  }
+  return injected;
+}
+
+function withStore(options: Data, store: unknown): Data {
+  const { store: _ref, ...rest } = options;
+  return store === undefined ? rest : { ...rest, store };
+}
+
+/**
+ * Makes the packs one rule attaches by calling the packs' own factories (so their option checks apply), each
+ * error turned into a load error pointing at the rule's `packs.<name>`.
+ */
+export function buildPacks(
+  loaded: LoadedDocument,
+  ruleIndex: number,
+  packs: PacksDoc,
+  stores: PolicyStores,
+  fileDefault: string | undefined,
+): { name: string; pack: Pack }[] {
+  const out: { name: string; pack: Pack }[] = [];
+  for (const name of Object.keys(packs)) {
+    if (!(PACK_NAMES as readonly string[]).includes(name)) {
+      throw compileError(
+        loaded,
+        ["rules", ruleIndex, "packs", name],
+        `unknown pack \`${name}\` (packs: ${PACK_NAMES.join(", ")})`,
+      );
+    }
+  }
+  for (const name of PACK_NAMES) {
+    const options = packs[name];
+    if (options === undefined) continue;
+    const at = ["rules", ruleIndex, "packs", name] as const;
+    try {
+      for (const pack of make(name, options as Data, stores, fileDefault, loaded.file)) out.push({ name, pack });
+    } catch (error) {
+      throw compileError(loaded, at, messageOf(error));
+    }
+  }
+  return out;
+}
+
+function make(
+  name: (typeof PACK_NAMES)[number],
+  o: Data,
+  stores: PolicyStores,
+  fileDefault: string | undefined,
+  file: string,
+): Pack[] {
+  type Opt<F extends (arg: never) => unknown> = Parameters<F>[0];
+  switch (name) {
+    case "redact":
+      return [redact(o as Opt<typeof redact>)];
+    case "validate":
+      return validatePacks(o);
+    case "rate-limit":
+      return [
+        rateLimit(
+          withStore(o, storeFor("rate-limit", o.store, fileDefault, stores)) as unknown as Opt<typeof rateLimit>,
+        ),
+      ];
+    case "cache":
+      return [cache(withStore(o, storeFor("cache", o.store, fileDefault, stores)) as unknown as Opt<typeof cache>)];
+    case "loop-guard":
+      return [
+        loopGuard(
+          withStore(o, storeFor("loop-guard", o.store, fileDefault, stores)) as unknown as Opt<typeof loopGuard>,
+        ),
+      ];
+    case "timeout":
+      return [timeout(o as unknown as Opt<typeof timeout>)];
+    case "retry":
+      return [retry(o as Opt<typeof retry>)];
+    case "circuit-breaker":
+      return [
+        circuitBreaker(
+          withStore(o, storeFor("circuit-breaker", o.store, fileDefault, stores)) as unknown as Opt<
+            typeof circuitBreaker
+          >,
+        ),
+      ];
+    case "audit": {
+      // A relative audit file is relative to the policy file, as a person reading the file expects.
+      const target = o.file;
+      const placed =
+        typeof target === "string" && !isAbsolute(target) && file !== "<inline>"
+          ? { ...o, file: resolve(dirname(file), target) }
+          : o;
+      return [audit(placed as unknown as Opt<typeof audit>)];
+    }
+  }
+}

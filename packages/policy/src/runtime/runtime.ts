@@ -1,0 +1,164 @@
+import { messageOf, type ToolCallHookContext } from "@toolware/core";
+import type { ApprovalDecision } from "@toolware/packs/approval";
+import type { CompiledPolicy } from "./compile.js";
+import type { InternalDecision, PolicyCallDecision } from "./decide.js";
+import { Counters, Emitter, type PolicyEvent } from "./events.js";
+import type { CallFacts } from "./match.js";
+import type { LoadPolicyOptions } from "./options.js";
+
+declare module "@toolware/core" {
+  interface ToolCallState {
+    /** What the policy decided for this call (the last policy pack's, when several are registered). */
+    policy?: PolicyCallDecision;
+  }
+}
+
+/** A decision and the compiled policy that made it: a call keeps both to its end. @internal */
+export interface Pinned {
+  readonly compiled: CompiledPolicy;
+  readonly decision: InternalDecision;
+}
+
+/** What `explain()` takes: a call described as data (no context needed). */
+export interface ExplainCall {
+  /** The tool's name. */
+  readonly tool: string;
+  readonly args?: Readonly<Record<string, unknown>>;
+  /** The agent's role. */
+  readonly agent?: string;
+  readonly crew?: string;
+  readonly caller?: string;
+  readonly tags?: readonly string[];
+  readonly destructive?: boolean;
+}
+
+/** What `explain()` returns: the decision, and every rule with whether its match held. */
+export interface PolicyExplanation extends PolicyCallDecision {
+  readonly rules: readonly {
+    readonly name: string;
+    readonly matched: boolean;
+    readonly decide: string | undefined;
+    readonly mode: "enforce" | "shadow";
+  }[];
+  /** The packs the matching rules attach, as `rule/pack`. */
+  readonly packs: readonly string[];
+}
+
+const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** The state one policy pack shares between its hooks: the policy in force, counters, listeners. @internal */
+export class PolicyRuntime {
+  current: CompiledPolicy;
+  readonly counters = new Counters();
+  readonly events = new Emitter();
+  readonly #key = Symbol("policy decision");
+  readonly #options: LoadPolicyOptions;
+
+  constructor(compiled: CompiledPolicy, options: LoadPolicyOptions) {
+    this.current = compiled;
+    this.#options = options;
+  }
+
+  /** The call's decision, made (and pinned to the policy in force) on first use. */
+  pinned(ctx: ToolCallHookContext): Pinned {
+    const state = ctx.state as Record<symbol, Pinned | undefined>;
+    let p = state[this.#key];
+    if (p === undefined) {
+      const compiled = this.current;
+      p = { compiled, decision: this.#decide(compiled, ctx) };
+      state[this.#key] = p;
+      ctx.state.policy = p.decision;
+      this.#record(ctx, p.decision);
+    }
+    return p;
+  }
+
+  #decide(compiled: CompiledPolicy, ctx: ToolCallHookContext): InternalDecision {
+    let caller: string | undefined;
+    if (this.#options.caller !== undefined) {
+      try {
+        const who: unknown = this.#options.caller(ctx);
+        if (who !== undefined && typeof who !== "string") throw new TypeError(`caller() returned ${typeof who}`);
+        caller = who;
+      } catch (error) {
+        return callerFailed(compiled.version, messageOf(error));
+      }
+    }
+    const facts: CallFacts = {
+      toolName: ctx.toolName,
+      tags: ctx.tool.tags,
+      destructive: ctx.tool.destructive,
+      agent: ctx.agent?.role,
+      crew: ctx.crew?.name,
+      caller,
+      args: ctx.toolInput,
+    };
+    return compiled.decider.decide(facts);
+  }
+
+  #record(ctx: ToolCallHookContext, decision: InternalDecision): void {
+    this.counters.count(decision);
+    if (!this.events.active && this.#options.onEvent === undefined) return;
+    const report = (error: unknown) => ctx.reportError("policy.onEvent", error);
+    this.emit({ type: "decision", toolName: ctx.toolName, callId: ctx.callId, decision }, report);
+    for (const hit of decision.shadowed) {
+      this.emit({ type: "shadow", toolName: ctx.toolName, callId: ctx.callId, ...hit }, report);
+    }
+  }
+
+  emit(event: PolicyEvent, report: (error: unknown) => void): void {
+    const own = this.#options.onEvent;
+    if (own !== undefined) {
+      try {
+        own(event);
+      } catch (error) {
+        report(error);
+      }
+    }
+    this.events.emit(event, report);
+  }
+
+  /** Counts a human's answer for the rule that asked. */
+  readonly onApproval = (rule: string, d: ApprovalDecision): void => {
+    if (d.approved) this.counters.of(rule).approved++;
+  };
+
+  explain(call: ExplainCall): PolicyExplanation {
+    const compiled = this.current;
+    const d = compiled.decider.decide({
+      toolName: call.tool,
+      tags: call.tags ?? [],
+      destructive: call.destructive ?? false,
+      agent: call.agent,
+      crew: call.crew,
+      caller: call.caller,
+      args: call.args ?? EMPTY,
+    });
+    const { matchedIndex: _m, shadowIndex: _s, index: _i, ...decision } = d;
+    return {
+      ...decision,
+      rules: compiled.decider.rules.map((r) => ({
+        name: r.name,
+        matched: d.matchedIndex.has(r.index),
+        decide: r.decide,
+        mode: r.shadow ? "shadow" : "enforce",
+      })),
+      packs: compiled.attachments.filter((a) => d.matchedIndex.has(a.rule)).map((a) => `${a.ruleName}/${a.name}`),
+    };
+  }
+}
+
+function callerFailed(version: number, message: string): InternalDecision {
+  return {
+    version,
+    effect: "deny",
+    rule: "default",
+    source: "default",
+    reason: `the policy could not tell who is calling, so the call is denied: ${message}`,
+    shadowed: [],
+    matched: [],
+    index: -1,
+    matchedIndex: new Set(),
+    shadowIndex: new Set(),
+  };
+}
