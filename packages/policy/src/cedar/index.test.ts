@@ -37,14 +37,20 @@ describe("compileCedar: decisions", () => {
     });
   });
 
-  it("a permit annotated @requireApproval asks (bare, or \"true\"); \"false\" is a plain permit", () => {
+  it('a permit annotated @requireApproval asks (bare, or "true"); "false" is a plain permit', () => {
     const mail = engine.decide({ tool: "send_email", agent: "a", crew: "support", tags: ["mail"], args: {} });
-    expect(mail).toEqual({ effect: "approve", policies: ["ask-before-mail"], reason: "a person reads every email first" });
+    expect(mail).toEqual({
+      effect: "approve",
+      policies: ["ask-before-mail"],
+      reason: "a person reads every email first",
+    });
     expect(engine.decide({ tool: "deploy", caller: "ci", annotations: { readOnlyHint: true } })).toEqual({
       effect: "approve",
       policies: ["approve-true"],
     });
-    expect(engine.decide({ tool: "status", caller: "ci", annotations: { destructiveHint: false } }).effect).toBe("allow");
+    expect(engine.decide({ tool: "status", caller: "ci", annotations: { destructiveHint: false } }).effect).toBe(
+      "allow",
+    );
   });
 
   it("a plain permit allows, named by Cedar's id when it has no @id", () => {
@@ -55,7 +61,10 @@ describe("compileCedar: decisions", () => {
   });
 
   it("nothing applies: none (the file's default decides)", () => {
-    expect(engine.decide({ tool: "write_file", agent: "a", args: { path: "/etc/passwd" } })).toEqual({ effect: "none", policies: [] });
+    expect(engine.decide({ tool: "write_file", agent: "a", args: { path: "/etc/passwd" } })).toEqual({
+      effect: "none",
+      policies: [],
+    });
     expect(engine.decide({ tool: "send_email", agent: "a", crew: "sales", tags: ["mail"] }).effect).toBe("none");
   });
 
@@ -112,7 +121,10 @@ permit(principal, action == Action::"call", resource is Tool in Tool::"cat");`,
   });
 
   it("a tag or type scope cannot be told from the name: it covers every tool", async () => {
-    const tagged = await compileCedar({ file: "t.cedar", policies: 'forbid(principal, action, resource in Tag::"fs");' });
+    const tagged = await compileCedar({
+      file: "t.cedar",
+      policies: 'forbid(principal, action, resource in Tag::"fs");',
+    });
     expect(tagged.covers("read_file")).toBe(true);
     const typed = await compileCedar({ file: "t.cedar", policies: "forbid(principal, action, resource is Tool);" });
     expect(typed.covers("read_file")).toBe(true);
@@ -134,7 +146,13 @@ describe("compileCedar: options", () => {
   });
 
   it("refuses wrong types", async () => {
-    for (const options of [null, { file: "a" }, { file: 1, policies: "" }, { file: "a", policies: "", schema: 1 }, { file: "a", policies: "", locate: "x" }]) {
+    for (const options of [
+      null,
+      { file: "a" },
+      { file: 1, policies: "" },
+      { file: "a", policies: "", schema: 1 },
+      { file: "a", policies: "", locate: "x" },
+    ]) {
       const error = await rejection(compileCedar(options as never));
       expect(error.code).toBe("TOOLWARE_INVALID_OPTION");
     }

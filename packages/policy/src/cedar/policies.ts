@@ -41,7 +41,8 @@ function checkScope(
   let pinned: { type: string; id: string } | undefined;
   if (scope.op === "is") {
     type = scope.entity_type;
-    if (scope.in !== undefined && "entity" in scope.in) pinned = checkScope(which, { op: "in", entity: scope.in.entity });
+    if (scope.in !== undefined && "entity" in scope.in)
+      pinned = checkScope(which, { op: "in", entity: scope.in.entity });
   } else {
     if (!("entity" in scope)) throw new Error("templates (`?principal`, `?resource`) are not supported");
     pinned = entityOf(scope.entity as EntityRef);

@@ -75,7 +75,10 @@ export function checkSchema(
   const impossible = answer.validationWarnings.find((w) => /policy is impossible/.test(w.error.message));
   if (impossible !== undefined) {
     const policy = loaded[Number(impossible.policyId.slice(6))] as LoadedPolicy;
-    throw cedarLoadError(policy.at, `Cedar policy \`${policy.id}\` can never apply under the schema: ${impossible.error.message.replace(/^for policy `\w+`, /, "")}`);
+    throw cedarLoadError(
+      policy.at,
+      `Cedar policy \`${policy.id}\` can never apply under the schema: ${impossible.error.message.replace(/^for policy `\w+`, /, "")}`,
+    );
   }
   if (answer.validationErrors.length === 0) return;
   // Cedar names policies `policyN`; the file names them by `@id`.

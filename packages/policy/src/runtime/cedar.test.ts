@@ -17,7 +17,11 @@ permit(principal, action, resource == Tool::"read_file");
 
 const junior = new Agent({ role: "junior", goal: "g", backstory: "b" });
 
-async function stack(rules: Parameters<typeof loadedDoc>[0], rest: Parameters<typeof loadedDoc>[1] = {}, answers: string[] = []) {
+async function stack(
+  rules: Parameters<typeof loadedDoc>[0],
+  rest: Parameters<typeof loadedDoc>[1] = {},
+  answers: string[] = [],
+) {
   const human = scriptedHumanInput(answers);
   const policy = await loadPolicy(loadedDoc(rules, { cedar: { policies: CEDAR }, ...rest }), { humanInput: human });
   const hooks = new ToolHooks();
@@ -36,7 +40,9 @@ describe("loadPolicy with a Cedar section", () => {
   });
 
   it("a rule's deny wins over a Cedar permit", async () => {
-    const { hooks } = await stack([{ name: "no-reads", match: { tools: ["read_file"] }, decide: "deny", reason: "closed" }]);
+    const { hooks } = await stack([
+      { name: "no-reads", match: { tools: ["read_file"] }, decide: "deny", reason: "closed" },
+    ]);
     expect((await hooks.invoke(tool("read_file"), {})).reason).toBe("closed");
   });
 
@@ -51,7 +57,11 @@ describe("loadPolicy with a Cedar section", () => {
     const { hooks, policy } = await stack([], { default: "deny" });
     expect((await hooks.invoke(tool("read_file"), {})).status).toBe("ok");
     expect((await hooks.invoke(tool("write_file"), {})).status).toBe("blocked");
-    expect(policy.explain({ tool: "read_file" })).toMatchObject({ effect: "allow", rule: "cedar:reads", source: "cedar" });
+    expect(policy.explain({ tool: "read_file" })).toMatchObject({
+      effect: "allow",
+      rule: "cedar:reads",
+      source: "cedar",
+    });
   });
 
   it("in shadow mode a Cedar forbid is reported, not enforced", async () => {
@@ -61,8 +71,8 @@ describe("loadPolicy with a Cedar section", () => {
   });
 
   it("a Cedar error at load names the file, line and column", async () => {
-    await expect(loadPolicy(loadedDoc([], { cedar: { policies: "forbid(principal, action, resource" } }))).rejects.toThrow(
-      /test\.policy\.yaml:\d+:\d+/,
-    );
+    await expect(
+      loadPolicy(loadedDoc([], { cedar: { policies: "forbid(principal, action, resource" } })),
+    ).rejects.toThrow(/test\.policy\.yaml:\d+:\d+/);
   });
 });

@@ -26,7 +26,7 @@ describe("CEL conditions: bounded at load", () => {
   it("reads only the argument keys the expression names", () => {
     expect(compileCondition('args.path.contains("..") && has(args.mode)').keys).toEqual(["path", "mode"]);
     expect(compileCondition('args["path"] == "x"').keys).toEqual(["path"]);
-    expect(compileCondition('size(args) > 3').keys).toBeUndefined();
+    expect(compileCondition("size(args) > 3").keys).toBeUndefined();
     expect(compileCondition('"k" in args').keys).toBeUndefined();
   });
 });
@@ -64,9 +64,13 @@ describe("CEL conditions: hostile arguments never turn a deny into an allow (pro
       fc.constant(null),
       fc.constant(undefined),
       fc.array(tie("value"), { maxLength: 4 }),
-      fc.dictionary(fc.oneof(fc.string(), fc.constantFrom("__proto__", "constructor", "prototype", "path")), tie("value"), {
-        maxKeys: 4,
-      }),
+      fc.dictionary(
+        fc.oneof(fc.string(), fc.constantFrom("__proto__", "constructor", "prototype", "path")),
+        tie("value"),
+        {
+          maxKeys: 4,
+        },
+      ),
     ),
   })).value;
 
@@ -74,7 +78,12 @@ describe("CEL conditions: hostile arguments never turn a deny into an allow (pro
     const policy = await loadPolicy(
       loadedDoc(
         [
-          { name: "no-escape", match: { tools: ["write_file"], when: 'args.path.contains("..")' }, decide: "deny", reason: "escape" },
+          {
+            name: "no-escape",
+            match: { tools: ["write_file"], when: 'args.path.contains("..")' },
+            decide: "deny",
+            reason: "escape",
+          },
           { name: "writes", match: { tools: ["write_file"] }, decide: "allow" },
         ],
         { default: "deny" },
@@ -101,9 +110,18 @@ describe("CEL conditions: hostile arguments never turn a deny into an allow (pro
 
   it("a hostile path value (not a string, deep, huge, getters) is denied, never allowed", async () => {
     const policy = await loadPolicy(
-      loadedDoc([{ name: "only-tmp", match: { tools: ["write_file"], when: 'args.path.startsWith("/tmp/")' }, decide: "allow" }], {
-        default: "deny",
-      }),
+      loadedDoc(
+        [
+          {
+            name: "only-tmp",
+            match: { tools: ["write_file"], when: 'args.path.startsWith("/tmp/")' },
+            decide: "allow",
+          },
+        ],
+        {
+          default: "deny",
+        },
+      ),
     );
     const hooks = new ToolHooks();
     hooks.use(policy);

@@ -52,7 +52,12 @@ export interface InternalDecision extends PolicyCallDecision {
 /** Cedar's part in a policy. @internal */
 export type CedarPart = Pick<CedarEngine, "covers" | "decide">;
 
-const BUDGET = { maxNodes: CEL_LIMITS.maxArgNodes, maxChars: CEL_LIMITS.maxArgChars, maxDepth: CEL_LIMITS.maxArgDepth };
+/** What a condition may be handed of a call's arguments. @internal */
+export const BUDGET = {
+  maxNodes: CEL_LIMITS.maxArgNodes,
+  maxChars: CEL_LIMITS.maxArgChars,
+  maxDepth: CEL_LIMITS.maxArgDepth,
+};
 
 type Pick3 = { index: number; name: string; reason: string | undefined; source: "rule" | "cedar" };
 
@@ -156,7 +161,8 @@ export class PolicyDecider {
   }
 }
 
-function celFacts(facts: CallFacts) {
+/** What a condition sees of a call. @internal */
+export function celFacts(facts: CallFacts) {
   return {
     tool: { name: facts.toolName, tags: facts.tags, destructive: facts.destructive },
     agent: facts.agent ?? "",
@@ -166,7 +172,8 @@ function celFacts(facts: CallFacts) {
   };
 }
 
-function cedarCall(facts: CallFacts) {
+/** A call as the Cedar engine reads it. @internal */
+export function cedarCall(facts: CallFacts) {
   return {
     tool: facts.toolName,
     args: facts.args,
