@@ -13,7 +13,8 @@ const MISSED = {
 function ruleLine(rule: ExplainedRule, width: number, deciding: string): string {
   const c = rule.condition;
   let why: string;
-  if (c?.result === "error") why = `matches: its condition failed (${c.error}), so it denies (fails closed)`;
+  if (c?.result === "error")
+    why = `matches: its condition failed (${c.error.split("\n")[0]}), so it denies (fails closed)`;
   else if (rule.failed !== undefined) why = `no match: ${MISSED[rule.failed]}`;
   else why = "matches";
   if (c !== undefined) why += `; when ${c.source} → ${c.result === "error" ? "error" : c.result}`;
