@@ -45,6 +45,11 @@ class CaseReader {
 
   constructor(readonly file: string) {}
 
+  /** The issues in file order (a stable sort: issues at one place keep their order). */
+  sorted(): PolicyLoadIssue[] {
+    return [...this.issues].sort((a, b) => a.line - b.line || a.column - b.column);
+  }
+
   get lines(): LineCounter {
     return this.#lines;
   }
@@ -162,13 +167,13 @@ export function parseCases(text: string, file: string): { cases: PolicyCase[]; i
   const r = new CaseReader(file);
   const doc = parseDocument(text, { lineCounter: r.lines, uniqueKeys: true, prettyErrors: false });
   for (const e of [...doc.errors, ...doc.warnings]) r.at(e.pos[0], [], e.message.split("\n")[0] as string);
-  if (r.issues.length > 0) return { cases: [], issues: r.issues };
+  if (r.issues.length > 0) return { cases: [], issues: r.sorted() };
   let js: unknown;
   try {
     js = doc.toJS({ maxAliasCount: MAX_ALIASES });
   } catch (error) {
     r.at(0, [], error instanceof Error ? error.message : String(error));
-    return { cases: [], issues: r.issues };
+    return { cases: [], issues: r.sorted() };
   }
   const root = doc.contents;
   if (!isMap(root)) {
@@ -178,21 +183,21 @@ export function parseCases(text: string, file: string): { cases: PolicyCase[]; i
       "a CASES file is a mapping with one key, `cases`: a list of calls and their expected decisions",
       0,
     );
-    return { cases: [], issues: r.issues };
+    return { cases: [], issues: r.sorted() };
   }
   const list = r.keys(root, [], ["cases"]).get("cases");
   const cases: PolicyCase[] = [];
   if (!isSeq(list)) {
     if (list === undefined)
       r.at(root.range?.[0] ?? 0, [], 'missing key "cases" (a list of calls and their expected decisions)');
-    else r.node(list, ["cases"], "`cases` must be a list of cases", root.range?.[0] ?? 0);
-    return { cases, issues: r.issues };
+    else r.node(list, ["cases"], "must be a list of cases", root.range?.[0] ?? 0);
+    return { cases, issues: r.sorted() };
   }
   const jsCases = (js as { cases: unknown[] }).cases;
   list.items.forEach((item, i) => {
     const one = readCase(r, item as Node | null, i, jsCases[i], list.range?.[0] ?? 0);
     if (one !== undefined) cases.push(one);
   });
-  if (list.items.length === 0) r.node(list, ["cases"], "`cases` is empty: a test needs at least one case", 0);
-  return { cases, issues: r.issues };
+  if (list.items.length === 0) r.node(list, ["cases"], "is empty: a test needs at least one case", 0);
+  return r.issues.length > 0 ? { cases: [], issues: r.sorted() } : { cases, issues: [] };
 }
