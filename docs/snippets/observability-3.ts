@@ -35,8 +35,8 @@ console.log(formatAuditSummary(summarizeAudit(readAuditTrail(file))));
 // calls: 2   ok: 1   blocked: 1   error: 0
 //
 // by tool:
-//   send_email   1 calls  ok 1  blocked 0  error 0
-//   delete_file  1 calls  ok 0  blocked 1  error 0
+//   send_email   1 call  ok 1  blocked 0  error 0
+//   delete_file  1 call  ok 0  blocked 1  error 0
 //
 // blocked reasons:
 //       1×  destructive tools are disabled

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { compareVersions, NODE_22 } from "../../scripts/node-binaries.js";
@@ -63,6 +63,33 @@ describe("the install docs", () => {
       "@toolware/packs": "file:../toolware/.packs/toolware-packs.tgz",
     });
     expect(release.installLog).not.toMatch(/EBADENGINE|ERESOLVE|peer dep/i);
+  });
+});
+
+describe("the ES module step of the install docs", () => {
+  it("makes a new project an ES module project, without which the first import fails", () => {
+    const overview = readFileSync(join(ROOT, "docs/overview.md"), "utf8");
+    const block = shellBlocks(overview).find((b) => b.includes("pack:tarballs")) ?? "";
+    const prefix = "mkdir -p ../my-app && cd ../my-app && ";
+    const line = block.split("\n").find((l) => l.startsWith(prefix)) ?? "";
+    const init = line
+      .slice(prefix.length)
+      .replace(/\s#.*$/, "")
+      .trim();
+    expect(init).toBe("npm init -y && npm pkg set type=module");
+    // Inside my-app, so that @toolware/core resolves from its node_modules.
+    const project = join(app, "esm-check");
+    mkdirSync(project);
+    writeFileSync(
+      join(project, "main.js"),
+      'import { ToolHooks } from "@toolware/core";\nconsole.log(typeof ToolHooks);\n',
+    );
+    expect(run("sh", ["-c", "npm init -y"], project).status).toBe(0);
+    const commonjs = run(process.execPath, ["main.js"], project);
+    expect(commonjs.status).not.toBe(0);
+    expect(commonjs.stderr).toMatch(/SyntaxError: Cannot use import statement outside a module/);
+    expect(run("sh", ["-c", init], project).status).toBe(0);
+    expect(run(process.execPath, ["main.js"], project)).toMatchObject({ status: 0, stdout: "function\n" });
   });
 });
 

@@ -68,8 +68,9 @@ export function formatAuditSummary(summary: AuditSummary, cwd: string = process.
       oneLine(r.tool),
       `${r.durationMs.toFixed(1)} ms`,
       r.status,
-      r.callId,
-      r.time,
+      oneLine(r.callId),
+      // A record needs no time to count (the reader checks callId, tool, status and durationMs only).
+      typeof r.time === "string" ? oneLine(r.time) : "",
     ]);
     out.push(...table(rows, [1]).map((line) => `  ${line}`));
   }

@@ -111,6 +111,12 @@ describe("formatAuditSummary", () => {
     expect(out).toContain("the last line was cut short");
   });
 
+  it("prints a record that has no time, or a call id with a newline, on one line each", () => {
+    const bare = { callId: "x\ny", tool: "t", status: "ok", durationMs: 2 };
+    const out = format(write("bare.jsonl", `${JSON.stringify(bare)}\n${JSON.stringify({ ...bare, time: 7 })}\n`));
+    expect(out).toMatch(/slowest calls:\n {2}t {2}2\.0 ms {2}ok {2}x\\ny\n {2}t {2}2\.0 ms {2}ok {2}x\\ny\n$/);
+  });
+
   it("speaks of one call, one damaged line and one failed redaction in the singular", () => {
     const one = { ...sample[4], redactionFailed: true };
     const out = format(write("one.jsonl", `${JSON.stringify(one)}\nnot json\n${JSON.stringify(sample[0])}\n`));

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../kit.js";
 import { child, inProcess, scratch } from "../test-fixtures.js";
@@ -56,6 +57,15 @@ describe("toolware audit <file>", () => {
     expect(code).toBe(0);
     expect(out).toMatch(/web_search\s+1 call\s+ok 1\s+blocked 0\s+error 0\n/);
     expect(out).not.toMatch(/\b1 calls\b/);
+  });
+
+  it("summarises a minimal record (no time, no agent): what the reader accepts, the command prints", async () => {
+    write("bare.jsonl", `${JSON.stringify({ callId: "a", tool: "t", status: "ok", durationMs: 1 })}\n`);
+    const { code, out, err } = await audit("bare.jsonl");
+    expect([code, err]).toEqual([0, ""]);
+    expect(out).toMatch(
+      /\n {2}t {2}1 call {2}ok 1 {2}blocked 0 {2}error 0\n[\s\S]*slowest calls:\n {2}t {2}1\.0 ms {2}ok {2}a\n$/,
+    );
   });
 
   it("prints the summary as JSON with --json", async () => {
@@ -142,6 +152,46 @@ describe("toolware audit <file>", () => {
     expect(help.out).toMatch(/--top N\s+how many of the slowest calls to list/);
     expect(help.out).toMatch(/\n {2}1 {2}the trail cannot be read, or a file of it holds no audit record\n/);
     expect(await audit("--version")).toEqual({ code: 0, out: `${version}\n`, err: "" });
+  });
+});
+
+describe("toolware audit on hostile files", () => {
+  const value = fc.oneof(
+    fc.string(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(fc.string(), { maxLength: 2 }),
+  );
+  const line = fc.oneof(
+    fc.string(),
+    fc.json(),
+    fc
+      .record({
+        callId: fc.oneof(fc.string(), value),
+        tool: fc.oneof(fc.constantFrom("__proto__", "constructor", "web_search", "a\nb", ""), value),
+        status: fc.oneof(fc.constantFrom("ok", "blocked", "error"), value),
+        durationMs: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), value),
+        time: value,
+        reason: value,
+        redactionFailed: value,
+      })
+      .map((r) => JSON.stringify(r)),
+  );
+
+  it("never fails as a bug: 0 when every file holds a record, 1 when one holds none, stdout or stderr saying so", async () => {
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { maxLength: 8 }), fc.boolean(), async (lines, newline) => {
+        const name = `fuzz-${n++}.jsonl`;
+        write(name, lines.join("\n") + (newline ? "\n" : ""));
+        const { code, out, err } = await audit(name, "--no-rotated");
+        expect(code === 0 || code === 1, err).toBe(true);
+        if (code === 0) expect(out).toMatch(/^audit trail: /);
+        else expect(err).toMatch(/^toolware: audit: .* (is empty|holds no audit record)/);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
 
