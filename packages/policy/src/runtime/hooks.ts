@@ -1,6 +1,13 @@
-import { type HookSpec, type ToolCallHookContext, ToolwareTypeError } from "@toolware/core";
+import { type HookSpec, normalizeName, type ToolCallHookContext, ToolwareTypeError } from "@toolware/core";
 import type { CompiledPolicy } from "./compile.js";
 import type { PolicyRuntime } from "./runtime.js";
+
+// Names the core's filter takes as they are; a name that normalises to nothing is refused there, so such a rule
+// keeps no name filter (its predicate alone decides).
+function coreNames(names: readonly string[] | undefined): readonly string[] | undefined {
+  if (names === undefined || names.some((n) => normalizeName(n) === "")) return undefined;
+  return names;
+}
 
 /** Default chain position of the decision hooks: ahead of the packs' own defaults (loop-guard 100, 0, cache -100). */
 export const DEFAULT_PRIORITY = 500;
@@ -29,7 +36,7 @@ function defaultReason(rule: string, source: string): string {
  */
 export function staticHooks(rt: PolicyRuntime, compiled: CompiledPolicy, priority: number): HookSpec[] {
   const hooks: HookSpec[] = [];
-  const decider = (name: string, index: number): HookSpec => ({
+  const decider = (name: string, index: number, tools?: readonly string[]): HookSpec => ({
     kind: "before",
     fn: async function policyRule(ctx) {
       // A shadow rule's hook only marks the trace: what it would have done is in ctx.state.policy and the events.
@@ -39,6 +46,9 @@ export function staticHooks(rt: PolicyRuntime, compiled: CompiledPolicy, priorit
       name,
       priority,
       onError: "block",
+      // The core's name filter compares names exactly as the rule's match does (normalised, same globs), so the
+      // chains of other tools leave this hook out and only the predicate of the calls it can decide runs.
+      ...(tools === undefined ? {} : { tools }),
       agents: (ctx) => {
         const d = rt.pinned(ctx).decision;
         return d.index === index || d.shadowIndex.has(index);
@@ -46,7 +56,8 @@ export function staticHooks(rt: PolicyRuntime, compiled: CompiledPolicy, priorit
     },
   });
   for (const rule of compiled.decider.rules) {
-    if (rule.decide !== undefined || rule.match.condition !== undefined) hooks.push(decider(rule.name, rule.index));
+    if (rule.decide !== undefined || rule.match.condition !== undefined)
+      hooks.push(decider(rule.name, rule.index, coreNames(rule.match.toolNames)));
   }
   if (compiled.decider.cedar !== undefined) hooks.push(decider("cedar", -2));
   hooks.push(decider("default", -1));
@@ -58,12 +69,15 @@ export function staticHooks(rt: PolicyRuntime, compiled: CompiledPolicy, priorit
           `pack ${a.name} of rule ${a.ruleName} filters agents itself`,
         );
       }
-      const only = (ctx: ToolCallHookContext): boolean => {
-        const d = rt.pinned(ctx).decision;
-        return d.effect !== "deny" && d.matchedIndex.has(a.rule);
-      };
+      // Packs inside the decision hooks never see a denied call (it is blocked first); those outside (audit)
+      // record it.
+      const only = (ctx: ToolCallHookContext): boolean => rt.pinned(ctx).decision.matchedIndex.has(a.rule);
       const name = `${a.ruleName}:${h.options?.name ?? a.name}`;
-      hooks.push({ ...h, options: { ...h.options, name, agents: only } } as HookSpec);
+      const tools = h.options?.tools ?? coreNames(compiled.decider.rules[a.rule]?.match.toolNames);
+      hooks.push({
+        ...h,
+        options: { ...h.options, name, agents: only, ...(tools === undefined ? {} : { tools }) },
+      } as HookSpec);
     }
   }
   return hooks;

@@ -123,7 +123,13 @@ describe("watchPolicy", () => {
     hooks.use(policy);
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => (release = r));
-    const leaky = { ...tool("rm"), execute: async () => (await gate, "token sk-abcdefghijklmnopqrstuvwx1234") };
+    const leaky = {
+      ...tool("rm"),
+      execute: async () => {
+        await gate;
+        return "token sk-abcdefghijklmnopqrstuvwx1234";
+      },
+    };
     const pending = hooks.invoke(leaky, {});
     await new Promise((r) => setTimeout(r, 10));
     await writeFile(file, policyText("deny"));

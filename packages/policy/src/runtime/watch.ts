@@ -109,37 +109,43 @@ export async function watchPolicy(file: string, options?: WatchPolicyOptions): P
     return true;
   };
 
-  const lists = new WeakMap<CompiledPolicy, Runnable[]>();
-  const packsOf = (compiled: CompiledPolicy): Runnable[] => {
-    let list = lists.get(compiled);
-    if (list === undefined) {
-      list = runnable(
-        compiled.attachments.flatMap((a) =>
-          a.pack.hooks.map((spec) => ({
-            spec,
-            also: (ctx: ToolCallHookContext) => runtime.pinned(ctx).decision.matchedIndex.has(a.rule),
-          })),
-        ),
-      );
-      lists.set(compiled, list);
-    }
-    return list;
-  };
   const priority = checked.priority ?? DEFAULT_PRIORITY;
+  // Two lists per version: the packs' hooks that sit outside the decision (audit records denied calls too) and
+  // those inside it, each run by one middleware at the matching side of the decision hook.
+  const lists = new WeakMap<CompiledPolicy, { outer: Runnable[]; inner: Runnable[] }>();
+  const packsOf = (compiled: CompiledPolicy) => {
+    let found = lists.get(compiled);
+    if (found === undefined) {
+      const all = compiled.attachments.flatMap((a) =>
+        a.pack.hooks.map((spec) => ({
+          spec,
+          also: (ctx: ToolCallHookContext) => runtime.pinned(ctx).decision.matchedIndex.has(a.rule),
+        })),
+      );
+      found = {
+        outer: runnable(all.filter((h) => (h.spec.options?.priority ?? 0) > priority)),
+        inner: runnable(all.filter((h) => (h.spec.options?.priority ?? 0) <= priority)),
+      };
+      lists.set(compiled, found);
+    }
+    return found;
+  };
+  const dispatcher = (side: "outer" | "inner"): HookSpec => ({
+    kind: "middleware",
+    fn: (ctx, next) => {
+      const list = packsOf(runtime.pinned(ctx).compiled)[side];
+      return list.length === 0 ? next() : runHooks(ctx, list, 0, next);
+    },
+    options: {
+      name: side === "outer" ? "packs-outside" : "packs",
+      priority: side === "outer" ? priority + 1 : priority - 1,
+      onError: "block",
+    },
+  });
   const hooks: HookSpec[] = [
-    {
-      kind: "before",
-      fn: (ctx) => enforce(runtime, ctx),
-      options: { name: "decide", priority, onError: "block" },
-    },
-    {
-      kind: "middleware",
-      fn: (ctx, next) => {
-        const list = packsOf(runtime.pinned(ctx).compiled);
-        return list.length === 0 ? next() : runHooks(ctx, list, 0, next);
-      },
-      options: { name: "packs", priority: priority - 1, onError: "block" },
-    },
+    dispatcher("outer"),
+    { kind: "before", fn: (ctx) => enforce(runtime, ctx), options: { name: "decide", priority, onError: "block" } },
+    dispatcher("inner"),
   ];
   return definePack({ name: "policy", stateful: true, hooks, ...policyApi(runtime), reload, close });
 }
