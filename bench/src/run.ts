@@ -24,6 +24,7 @@ const JOBS: Record<string, readonly string[]> = {
   observe: ["otel", "audit", "audit-fsync"],
   redact: ["html", "json", "adversarial"],
   redis: ["stores"],
+  "policy-check": ["1000"],
 };
 const SUITES = Object.keys(JOBS);
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
