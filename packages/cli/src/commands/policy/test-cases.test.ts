@@ -162,6 +162,11 @@ extra: 1
       ["name: x\n", /^s\.yaml:1:1: unknown key "name" .*\ns\.yaml:1:1: missing key "cases"/],
       ["cases: {}\n", /^s\.yaml:1:8: cases: must be a list of cases/],
       ["cases: []\n", /^s\.yaml:1:8: cases: is empty/],
+      ["cases:\n  - 7: x\n    tool: a\n    expect: deny\n", /^s\.yaml:2:5: cases\[0\]: unknown key "7"/],
+      [
+        "cases:\n  - tool: a\n    expect: [deny]\n",
+        /^s\.yaml:3:13: cases\[0\]\.expect: must be one of: allow, deny, approve\n/,
+      ],
       ["cases:\n  - !custom { tool: a, expect: deny }\n", /^s\.yaml:2:5: .*[Tt]ag/],
     ];
     for (const [text, message] of refused) {

@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import { messageOf } from "@toolware/core";
 import type { PolicyPack } from "@toolware/policy";
 import { defineCommand, EXIT } from "../kit.js";
 import { type PolicyCase, parseCases } from "./cases.js";
@@ -18,13 +17,8 @@ export interface CaseResult {
 }
 
 function run(pack: PolicyPack, c: PolicyCase, at: string): CaseResult {
-  let e: { readonly effect: string; readonly rule: string; readonly reason: string | undefined };
-  try {
-    e = pack.explain(c.call);
-  } catch (error) {
-    // A call the policy refuses to decide (its args cannot be read as data) fails the case, with why.
-    e = { effect: "error", rule: "-", reason: messageOf(error) };
-  }
+  // A case is checked data, so explain() decides it: arguments it cannot read deny (fail closed), never throw.
+  const e = pack.explain(c.call);
   const failed: string[] = [];
   if (e.effect !== c.expect) failed.push("decision");
   if (c.rule !== undefined && e.rule !== c.rule) failed.push("rule");
