@@ -112,6 +112,15 @@ describe("toolware policy check <file>", () => {
     );
   });
 
+  it("hostile input in process: a missing file and a directory are named with why", async () => {
+    expect(await check("gone.yaml")).toEqual({
+      code: EXIT.failure,
+      out: "",
+      err: "gone.yaml: cannot read the policy file: ENOENT: no such file or directory, open 'gone.yaml'\n",
+    });
+    expect((await check(".")).err).toBe(".: cannot read the policy file: it is a directory\n");
+  });
+
   it("usage errors exit 2: no file, two files, an unknown option with a hint", async () => {
     expect(await check()).toMatchObject({
       code: EXIT.usage,

@@ -227,6 +227,24 @@ extra: 1
     });
   });
 
+  it("hostile input in process: each unreadable CASES file is named with why", async () => {
+    writeFileSync(join(dir, "bin2.yaml"), Uint8Array.from([0xff, 0xfe, 0x00, 0xc3]));
+    writeFileSync(join(dir, "big.yaml"), "#".repeat(8 * 1024 * 1024 + 1));
+    const expected: [string, string][] = [
+      ["none.yaml", "ENOENT: no such file or directory, open 'none.yaml'"],
+      [".", "it is a directory, not a file"],
+      ["bin2.yaml", "it is not UTF-8 text"],
+      ["big.yaml", "it is larger than 8388608 bytes"],
+    ];
+    for (const [file, why] of expected) {
+      expect(await test("p.yaml", file)).toEqual({
+        code: 1,
+        out: "",
+        err: `${file}: cannot read the cases file: ${why}\n`,
+      });
+    }
+  });
+
   it("usage errors exit 2; --help shows a CASES example and the exit codes", async () => {
     expect((await test("p.yaml")).code).toBe(EXIT.usage);
     expect((await test("p.yaml", "ok.yaml", "--mode", "off")).code).toBe(EXIT.usage);
