@@ -161,3 +161,68 @@ describe("the toolware command tree", () => {
     }
   });
 });
+
+describe("runToolware's own arguments", () => {
+  const sink = { out: () => {}, err: () => {} };
+
+  it("refuses a wrong argv or io, and an unknown io key with a hint, before anything runs", async () => {
+    const { runToolware } = await import("./index.js");
+    await expect(runToolware("audit x" as never, sink)).rejects.toMatchObject({ code: "TOOLWARE_INVALID_ARGUMENT" });
+    await expect(runToolware([1] as never, sink)).rejects.toMatchObject({ code: "TOOLWARE_INVALID_ARGUMENT" });
+    await expect(runToolware([], null as never)).rejects.toMatchObject({ code: "TOOLWARE_INVALID_ARGUMENT" });
+    await expect(runToolware([], { out: () => {}, error: () => {} } as never)).rejects.toMatchObject({
+      code: "TOOLWARE_UNKNOWN_OPTION",
+      message: expect.stringMatching(/unknown io key "error" \(did you mean `err`\?\)/),
+    });
+    await expect(runToolware([], { out: () => {} } as never)).rejects.toMatchObject({
+      code: "TOOLWARE_INVALID_OPTION",
+    });
+    await expect(runToolware([], { ...sink, cwd: "" })).rejects.toMatchObject({ code: "TOOLWARE_INVALID_OPTION" });
+    await expect(runToolware([], { ...sink, signal: {} as never })).rejects.toMatchObject({
+      code: "TOOLWARE_INVALID_OPTION",
+    });
+  });
+
+  it("calls the methods of a class instance on it, and passes the signal on", async () => {
+    class Collect {
+      text = "";
+      out(text: string) {
+        this.text += text;
+      }
+      err(text: string) {
+        this.text += text;
+      }
+    }
+    const io = new Collect();
+    const { runToolware } = await import("./index.js");
+    expect(await runToolware(["--version"], io)).toBe(0);
+    expect(io.text).toBe(`${version}\n`);
+    const stop = new AbortController();
+    const signals: unknown[] = [];
+    const tree: CommandGroup = {
+      name: "tw",
+      summary: "",
+      description: "",
+      commands: [
+        defineCommand({
+          name: "serve",
+          summary: "",
+          description: "",
+          args: [],
+          options: {},
+          failure: "",
+          run: (_args, cio) => {
+            signals.push(cio.signal);
+            return 0;
+          },
+        }),
+      ],
+    };
+    await inProcess(["serve"], dir, tree);
+    expect(signals).toEqual([undefined]);
+    const { runCommands } = await import("./cli.js");
+    expect(await runCommands(tree, ["serve"], { ...sink, signal: stop.signal })).toBe(0);
+    expect(signals[1]).toBe(stop.signal);
+    expect((await inProcess(["serve", "x"], dir, tree)).err).toMatch(/^tw serve: expected 0 arguments, got 1\n/);
+  });
+});

@@ -1,6 +1,15 @@
-import { closestKey, messageOf, toolwareCode } from "@toolware/core";
+import { closestKey, messageOf, ToolwareTypeError, toolwareCode } from "@toolware/core";
 import { parseArgs, usageError } from "./args.js";
-import { type CliIO, type Command, type CommandGroup, EXIT, helpText, isGroup, type LeafCommand } from "./command.js";
+import {
+  type CliIO,
+  type Command,
+  type CommandGroup,
+  type CommandIO,
+  EXIT,
+  helpText,
+  isGroup,
+  type LeafCommand,
+} from "./command.js";
 import { commands } from "./commands/index.js";
 import { cliVersion } from "./version.js";
 
@@ -69,7 +78,7 @@ function resolve(
 async function dispatch(
   root: CommandGroup,
   argv: readonly string[],
-  io: CliIO,
+  io: CommandIO,
   where: { path: string },
 ): Promise<number> {
   const { command, rest } = resolve(root, argv, where);
@@ -95,17 +104,66 @@ async function dispatch(
     version: { type: "boolean", description: "" },
   });
   checkArity(leaf, parsed.positionals);
-  return leaf.run(parsed, { ...io, cwd: io.cwd ?? process.cwd() });
+  return leaf.run(parsed, io);
+}
+
+const IO_KEYS = ["out", "err", "cwd", "signal"];
+
+// The caller's own mistakes are refused before anything runs: a typo must not send output nowhere.
+function checkCall(argv: unknown, io: unknown): Required<Pick<CliIO, "out" | "err">> & Omit<CliIO, "out" | "err"> {
+  if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "runToolware(): argv must be an array of strings");
+  }
+  if (io === null || typeof io !== "object") {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_ARGUMENT", "runToolware(): io must be an object { out, err }");
+  }
+  // An options literal is checked key by key; an object of the caller's own class may hold state of its own.
+  const proto = Object.getPrototypeOf(io);
+  const keys = proto === Object.prototype || proto === null ? Object.keys(io) : [];
+  for (const key of keys) {
+    if (IO_KEYS.includes(key)) continue;
+    const close = closestKey(key, IO_KEYS);
+    const hint = close === undefined ? `expected one of: ${IO_KEYS.join(", ")}` : `did you mean \`${close}\`?`;
+    throw new ToolwareTypeError(
+      "TOOLWARE_UNKNOWN_OPTION",
+      `runToolware(): unknown io key ${JSON.stringify(key)} (${hint})`,
+    );
+  }
+  const { out, err, cwd, signal } = io as Record<string, unknown>;
+  if (typeof out !== "function" || typeof err !== "function") {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "runToolware(): io.out and io.err must be functions");
+  }
+  if (cwd !== undefined && (typeof cwd !== "string" || cwd === "")) {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "runToolware(): io.cwd must be a non-empty string");
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", "runToolware(): io.signal must be an AbortSignal");
+  }
+  return {
+    out: out as CliIO["out"],
+    err: err as CliIO["err"],
+    ...(cwd === undefined ? {} : { cwd }),
+    ...(signal === undefined ? {} : { signal }),
+  };
 }
 
 /**
  * Runs a command line against a tree of commands (`root.name` is the program's name) and resolves to its exit code.
- * Never rejects: usage errors exit 2, coded errors 1, anything else 3, each with its message on `io.err`.
+ * Usage errors exit 2, coded errors 1, anything else 3, each with its message on `io.err`; rejects only for a wrong
+ * `argv` or `io`.
  */
 export async function runCommands(root: CommandGroup, argv: readonly string[], io: CliIO): Promise<number> {
+  // Read once, bound to the caller's object: a class instance keeps its methods, a getter runs once.
+  const { out, err, cwd, signal } = checkCall(argv, io);
+  const own: CommandIO = {
+    out: (text) => out.call(io, text),
+    err: (text) => err.call(io, text),
+    cwd: cwd ?? process.cwd(),
+    ...(signal === undefined ? {} : { signal }),
+  };
   const where = { path: root.name };
   try {
-    return await dispatch(root, argv, io, where);
+    return await dispatch(root, [...argv], own, where);
   } catch (error) {
     const code = toolwareCode(error);
     if (code === "TOOLWARE_CLI_USAGE") {
@@ -126,7 +184,8 @@ export async function runCommands(root: CommandGroup, argv: readonly string[], i
 
 /**
  * Runs the `toolware` command line `argv` (the arguments after the program name) and resolves to its exit code:
- * 0 done, 1 the command failed (the reason on `io.err`), 2 a usage error, 3 an unexpected error. Never rejects.
+ * 0 done, 1 the command failed (the reason on `io.err`), 2 a usage error, 3 an unexpected error. Rejects only for
+ * its own wrong arguments (`TOOLWARE_INVALID_ARGUMENT`, `TOOLWARE_UNKNOWN_OPTION`, `TOOLWARE_INVALID_OPTION`).
  *
  * @example
  * ```ts

@@ -195,7 +195,8 @@ describe("toolware audit on hostile files", () => {
   });
 });
 
-describe("toolware, the process", () => {
+// Each child starts Node with tsx's loader: seconds apiece on a loaded machine.
+describe("toolware, the process", { timeout: 120_000 }, () => {
   it("exits with the documented codes, results on stdout and errors on stderr", () => {
     write("p.jsonl", `${sample[0]}\n`);
     write("p-empty.jsonl", "");
