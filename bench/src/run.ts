@@ -19,11 +19,13 @@ const JOBS: Record<string, readonly string[]> = {
   langchain: ["node-0", "node-1", "node-10", "node-50", "agent-0", "agent-1", "agent-10", "agent-50"],
   prototype: ["kinds"],
   packs: ["cache", "rate-limit"],
+  policy: ["rules", "cel"],
   "ai-sdk": ["loop"],
   heap: ["1e6"],
   observe: ["otel", "audit", "audit-fsync"],
   redact: ["html", "json", "adversarial"],
   redis: ["stores"],
+  cedar: ["decide"],
   "policy-check": ["1000"],
 };
 const SUITES = Object.keys(JOBS);

@@ -65,11 +65,32 @@ const PER_CALL_TARGETS = [
     "sliding window, in-memory store; against a 0-hook call",
   ],
   [
+    "policy-50",
+    "policy-by-hand",
+    "a 50-rule YAML policy",
+    1.5,
+    "loadPolicy of a 50-rule YAML file against the same rules written by hand as hooks; one rule decides the call",
+  ],
+  [
+    "cel-policy",
+    "cel-bare",
+    "a CEL condition as the policy evaluates it",
+    1.2,
+    "against a bare evaluation of the same pre-compiled expression (@marcbachmann/cel-js)",
+  ],
+  [
     "ai-sdk-loop-guarded",
     "ai-sdk-loop",
     "an AI SDK `generateText` loop with 10 hooks on every tool call",
     1.03,
     "ai 6 with MockLanguageModelV3, 4 tool steps; against the same loop unguarded",
+  ],
+  [
+    "cedar-decide",
+    "cedar-bare",
+    "a Cedar decision through `@toolware/policy`",
+    1.2,
+    "6 policies, an allowed call; against a bare cedar-wasm `statefulIsAuthorized` of the same request on a pre-parsed set",
   ],
 ] as const;
 

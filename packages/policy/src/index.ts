@@ -44,7 +44,7 @@ export {
   parsePolicyText,
   readPolicyFile,
 } from "./load/index.js";
-export { CEL_LIMITS } from "./runtime/cel.js";
+export { CEL_LIMITS, type CelFacts, type CompiledCondition, compileCondition } from "./runtime/cel.js";
 export type { PolicyCallDecision, ShadowHit } from "./runtime/decide.js";
 export type { PolicyCounters, PolicyEvent, RuleCounters } from "./runtime/events.js";
 export type {

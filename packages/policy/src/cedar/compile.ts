@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ToolwareTypeError } from "@toolware/core";
+import { closestKey, ToolwareTypeError } from "@toolware/core";
 import { createEngine, type LoadedPolicy } from "./engine.js";
 import { ANNOTATIONS, policyFacts } from "./policies.js";
 import { checkSchema } from "./schema.js";
@@ -7,7 +7,7 @@ import { cedarLoadError, type DetailedError, describe, fail, type Located, polic
 import type { CedarEngine, CompileCedarOptions } from "./types.js";
 import { type CedarWasm, loadCedarWasm } from "./wasm.js";
 
-const OPTIONS = ["policies", "file", "locate", "schema", "schemaFile", "locateSchema"];
+const OPTIONS = ["policies", "file", "locate", "path", "schema", "schemaFile", "locateSchema", "schemaPath"];
 
 function checkOptions(options: CompileCedarOptions): void {
   if (options === null || typeof options !== "object") {
@@ -15,7 +15,7 @@ function checkOptions(options: CompileCedarOptions): void {
   }
   for (const key of Object.keys(options)) {
     if (!OPTIONS.includes(key)) {
-      const hint = closest(key, OPTIONS);
+      const hint = closestKey(key, OPTIONS);
       throw new ToolwareTypeError(
         "TOOLWARE_UNKNOWN_OPTION",
         `compileCedar(): unknown option \`${key}\` (${hint === undefined ? "" : `did you mean \`${hint}\`? `}expected one of: ${OPTIONS.join(", ")})`,
@@ -32,6 +32,18 @@ function checkOptions(options: CompileCedarOptions): void {
       throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `compileCedar(): \`${key}\` must be a string`);
     }
   }
+  for (const key of ["path", "schemaPath"] as const) {
+    const path = options[key];
+    if (
+      path !== undefined &&
+      (!Array.isArray(path) || !path.every((p) => typeof p === "string" || typeof p === "number"))
+    ) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_OPTION",
+        `compileCedar(): \`${key}\` must be a key path (strings and numbers)`,
+      );
+    }
+  }
   for (const key of ["locate", "locateSchema"] as const) {
     if (options[key] !== undefined && typeof options[key] !== "function") {
       throw new ToolwareTypeError(
@@ -40,30 +52,6 @@ function checkOptions(options: CompileCedarOptions): void {
       );
     }
   }
-}
-
-/** The name a misspelt one most likely meant: one or two edits away, or the same in another case. */
-export function closest(name: string, known: readonly string[]): string | undefined {
-  const lower = name.toLowerCase();
-  for (const candidate of known) {
-    const other = candidate.toLowerCase();
-    if (other === lower) return candidate;
-    // Edit distance by one row of the usual table: names here are short.
-    let row = Array.from({ length: other.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= lower.length; i++) {
-      const next = [i];
-      for (let j = 1; j <= other.length; j++) {
-        next[j] = Math.min(
-          (row[j] as number) + 1,
-          (next[j - 1] as number) + 1,
-          (row[j - 1] as number) + (lower[i - 1] === other[j - 1] ? 0 : 1),
-        );
-      }
-      row = next;
-    }
-    if ((row[other.length] as number) <= 2) return candidate;
-  }
-  return undefined;
 }
 
 function annotationsOf(
@@ -76,20 +64,18 @@ function annotationsOf(
   const at = spanAt(source, start);
   for (const key of Object.keys(annotations)) {
     if (!(ANNOTATIONS as readonly string[]).includes(key)) {
-      const hint = closest(key, ANNOTATIONS);
-      throw cedarLoadError(
-        at,
-        `unknown annotation @${key} on Cedar policy ${cedarId} (${hint === undefined ? "" : `did you mean @${hint}? `}the engine reads @${ANNOTATIONS.join(", @")})`,
-      );
+      const hint = closestKey(key, ANNOTATIONS);
+      const message = `unknown annotation @${key} on Cedar policy ${cedarId} (the engine reads @${ANNOTATIONS.join(", @")})`;
+      throw cedarLoadError(source, at, message, hint === undefined ? undefined : `@${hint}`);
     }
   }
   const approval = annotations.requireApproval;
   if (approval !== undefined && approval !== null && approval !== "true" && approval !== "false") {
-    throw cedarLoadError(at, `@requireApproval takes no value, "true" or "false", got "${approval}"`);
+    throw cedarLoadError(source, at, `@requireApproval takes no value, "true" or "false", got "${approval}"`);
   }
   const requireApproval = approval === null || approval === "true";
   if (requireApproval && effect === "forbid")
-    throw cedarLoadError(at, "@requireApproval belongs on a `permit`: a `forbid` denies");
+    throw cedarLoadError(source, at, "@requireApproval belongs on a `permit`: a `forbid` denies");
   const id = annotations.id ?? cedarId;
   const reason = annotations.reason ?? undefined;
   return { at, id, requireApproval, ...(reason === undefined ? {} : { reason }) };
@@ -104,6 +90,7 @@ function loadPolicies(cedar: CedarWasm, source: Located): LoadedPolicy[] {
     const json = cedar.policyToJson(source.text.slice(range.start, range.end));
     if (json.type === "failure") {
       throw cedarLoadError(
+        source,
         spanAt(source, range.start),
         `Cedar policy ${cedarId}: ${describe(json.errors[0] as DetailedError)} (templates, with ?principal or ?resource, are not supported)`,
       );
@@ -112,12 +99,13 @@ function loadPolicies(cedar: CedarWasm, source: Located): LoadedPolicy[] {
     try {
       facts = policyFacts(json.json);
     } catch (error) {
-      throw cedarLoadError(spanAt(source, range.start), `Cedar policy ${cedarId}: ${(error as Error).message}`);
+      throw cedarLoadError(source, spanAt(source, range.start), `Cedar policy ${cedarId}: ${(error as Error).message}`);
     }
     const info = annotationsOf(source, range.start, cedarId, facts.annotations, facts.effect);
     const twin = policies.find((p) => p.id === info.id);
     if (twin !== undefined) {
       throw cedarLoadError(
+        source,
         info.at,
         `two Cedar policies are named \`${info.id}\` (the other at line ${twin.at.line}): decisions name their policy, so names are unique`,
       );
@@ -158,13 +146,19 @@ function contextKeysOf(policies: readonly LoadedPolicy[]): Set<string> | undefin
 export async function compileCedar(options: CompileCedarOptions): Promise<CedarEngine> {
   checkOptions(options);
   const cedar = await loadCedarWasm();
-  const source: Located = { text: options.policies, file: options.file, locate: options.locate };
+  const source: Located = {
+    text: options.policies,
+    file: options.file,
+    locate: options.locate,
+    path: options.path ?? [],
+  };
   const policies = loadPolicies(cedar, source);
   if (options.schema !== undefined) {
     const schema: Located = {
       text: options.schema,
       file: options.schemaFile ?? options.file,
       locate: options.locateSchema,
+      path: options.schemaPath ?? [],
     };
     checkSchema(cedar, schema, source, policies);
   }

@@ -23,6 +23,7 @@ permit(principal, action, resource == Tool::"status");
 permit(principal, action, resource == Tool::"write_file") when { context has path && context.path like "/srv/*" };
 
 @id("no-destructive-for-callers")
+@description("callers outside a crew never run destructive tools")
 forbid(principal is Caller, action, resource) when { resource.destructive };
 `;
 

@@ -21,6 +21,7 @@ function parseSchema(schema: Located): Schema {
   } catch (error) {
     const at = /position (\d+)/.exec((error as Error).message);
     throw cedarLoadError(
+      schema,
       spanAt(schema, at ? Number(at[1]) : 0),
       `the Cedar schema is not valid JSON: ${(error as Error).message}`,
     );
@@ -34,6 +35,7 @@ function checkModel(cedar: CedarWasm, schema: Located, parsed: Schema): void {
   const root = json.json[""];
   if (root?.actions.call === undefined) {
     throw cedarLoadError(
+      schema,
       spanAt(schema, 0),
       'the Cedar schema declares no action `call` (outside any namespace): every tool call is `Action::"call"`',
     );
@@ -46,6 +48,7 @@ function checkModel(cedar: CedarWasm, schema: Located, parsed: Schema): void {
       if (!sent.includes(attribute)) {
         const has = sent.length === 0 ? "none" : sent.join(", ");
         throw cedarLoadError(
+          schema,
           spanAt(schema, Math.max(schema.text.indexOf(attribute), 0)),
           `the Cedar schema gives \`${type}\` the attribute \`${attribute}\`, which the engine never sends (it sends: ${has})`,
         );
@@ -76,6 +79,7 @@ export function checkSchema(
   if (impossible !== undefined) {
     const policy = loaded[Number(impossible.policyId.slice(6))] as LoadedPolicy;
     throw cedarLoadError(
+      policies,
       policy.at,
       `Cedar policy \`${policy.id}\` can never apply under the schema: ${impossible.error.message.replace(/^for policy `\w+`, /, "")}`,
     );

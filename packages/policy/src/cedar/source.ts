@@ -1,5 +1,5 @@
-import { ToolwareError } from "@toolware/core";
-import type { SourceSpan } from "../document.js";
+import type { KeyPath, SourceSpan } from "../document.js";
+import { PolicyLoadError } from "../load/error.js";
 import type { TextLocator } from "./types.js";
 import type { CedarWasm } from "./wasm.js";
 
@@ -13,6 +13,8 @@ export interface Located {
   readonly text: string;
   readonly file: string;
   readonly locate: TextLocator | undefined;
+  /** The key path of the text in the policy document (`["cedar", "policies"]`), or `[]` for a file of its own. */
+  readonly path: KeyPath;
 }
 
 /** The 1-based line and column (in UTF-16 units, as JavaScript strings count) of a character index of `text`. */
@@ -49,13 +51,10 @@ export function spanAt(source: Located, index: number): SourceSpan {
   return source.locate === undefined ? { file: source.file, line, column } : source.locate(line, column);
 }
 
-export function showSpan(span: SourceSpan): string {
-  return `${span.file}:${span.line}:${span.column}`;
-}
-
-/** The load error of a Cedar text: `FILE:LINE:COLUMN: message`. */
-export function cedarLoadError(span: SourceSpan, message: string): ToolwareError {
-  return new ToolwareError("TOOLWARE_POLICY_INVALID", `${showSpan(span)}: ${message}`);
+/** The load error of a Cedar text: one issue, `FILE:LINE:COLUMN: key path: message`. */
+export function cedarLoadError(source: Located, span: SourceSpan, message: string, hint?: string): PolicyLoadError {
+  const issue = { ...span, path: source.path, message };
+  return new PolicyLoadError(span.file, [hint === undefined ? issue : { ...issue, hint }]);
 }
 
 /** What Cedar said in an error: its message and help, on one line. */
@@ -68,7 +67,7 @@ export function fail(source: Located, errors: readonly DetailedError[], what: st
   const first = errors[0] as DetailedError;
   const at = first.sourceLocations?.[0]?.start ?? 0;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
-  throw cedarLoadError(spanAt(source, indexOfByte(source.text, at)), `${what}: ${describe(first)}${more}`);
+  throw cedarLoadError(source, spanAt(source, indexOfByte(source.text, at)), `${what}: ${describe(first)}${more}`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { AnnotationsMatch, SourceSpan } from "../document.js";
+import type { AnnotationsMatch, KeyPath, SourceSpan } from "../document.js";
 
 /** Maps a 1-based line and column of a text (the policies or the schema) to where that character is in its file. */
 export type TextLocator = (line: number, column: number) => SourceSpan;
@@ -14,12 +14,16 @@ export interface CompileCedarOptions {
    * of `policies` to the file's. Left out: line 1, column 1 of `policies` is line 1, column 1 of `file`.
    */
   readonly locate?: TextLocator;
+  /** The key path of inline policies in the policy document, for errors (`["cedar", "policies"]`). Default `[]`. */
+  readonly path?: KeyPath;
   /** A Cedar schema (`.cedarschema` syntax, or its JSON form): the policies are validated against it at load. */
   readonly schema?: string;
   /** The file the schema was read from (default: `file`). */
   readonly schemaFile?: string;
   /** As `locate`, for `schema` inside `schemaFile`. */
   readonly locateSchema?: TextLocator;
+  /** As `path`, for an inline schema (`["cedar", "schema"]`). */
+  readonly schemaPath?: KeyPath;
 }
 
 /** One tool call, as the Cedar engine sees it. */

@@ -85,10 +85,10 @@ class Builder {
       if (v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean") {
         return { tree: { t: "scalar", pos, value: v }, size: 1 };
       }
-      return {
-        tree: { t: "other", pos, what: `a ${typeof v}`, problem: "write a string, a number or a boolean" },
-        size: 1,
-      };
+      // Tags of YAML 1.1 (!!binary, !!timestamp) make bytes and dates, which no policy key takes.
+      const what =
+        v instanceof Uint8Array ? "binary data (!!binary)" : v instanceof Date ? "a timestamp" : `a ${typeof v}`;
+      return { tree: { t: "other", pos, what, problem: "write a string, a number or a boolean" }, size: 1 };
     }
     if (isSeq(node)) {
       const items: Tree[] = [];

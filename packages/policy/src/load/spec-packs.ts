@@ -223,7 +223,7 @@ const timeout = object({
         object({
           default: { spec: duration, description: "The limit of tools not in `perTool`.", default: "none" },
           perTool: {
-            spec: { kind: "record", values: duration, keyNoun: "a tool name" },
+            spec: { kind: "record", values: duration, keyNoun: "tool name" },
             description: "A limit per tool name.",
             default: "none",
           },

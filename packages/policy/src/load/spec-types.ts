@@ -122,8 +122,7 @@ export const string = (extra: Omit<StringSpec, "kind"> = {}): StringSpec => ({
   minLength: 1,
   ...extra,
 });
-export const oneOf = (values: readonly string[], noun?: string): StringSpec =>
-  noun === undefined ? { kind: "string", enum: values } : { kind: "string", enum: values, noun };
+export const oneOf = (values: readonly string[]): StringSpec => ({ kind: "string", enum: values });
 export const boolean: BooleanSpec = { kind: "boolean" };
 export const duration: DurationSpec = { kind: "duration", noun: "a duration" };
 export const durationOrZero: DurationSpec = { kind: "duration", noun: "a duration", allowZero: true };
@@ -142,8 +141,8 @@ export const object = (fields: Record<string, Field>, extra: Omit<ObjectSpec, "k
   fields,
   ...extra,
 });
-export const choice = (options: readonly Spec[], noun?: string): ChoiceSpec =>
-  noun === undefined ? { kind: "choice", options } : { kind: "choice", options, noun };
+/** Alternatives told apart by the kind of value; `noun` says them all in one phrase. */
+export const choice = (options: readonly Spec[], noun: string): ChoiceSpec => ({ kind: "choice", options, noun });
 
 /** `priority`, as every pack that has it takes it. */
 export const priority: Field = {

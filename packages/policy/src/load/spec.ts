@@ -326,5 +326,15 @@ export const policySpec = object(
       description: "The rules, in order. Every rule whose `match` holds takes part; deny beats approve beats allow.",
     },
   },
-  { noun: "a policy", refine: refinePolicy, aliases: { defaultDecision: "default", policies: "rules" } },
+  {
+    noun: "a policy",
+    refine: refinePolicy,
+    aliases: { defaultDecision: "default", policies: "rules" },
+    schemaExtra: {
+      anyOf: [
+        { not: { required: ["defaultReason"] } },
+        { required: ["default"], properties: { default: { const: "deny" } } },
+      ],
+    },
+  },
 );

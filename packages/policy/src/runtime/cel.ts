@@ -42,13 +42,23 @@ export interface CelFacts {
   readonly caller: string;
 }
 
-/** A compiled condition: evaluates to true or false, or throws (the caller fails closed). */
+/** A compiled condition: evaluates to true or false, or throws (a policy then fails closed). */
 export interface CompiledCondition {
   readonly source: string;
   /** The top-level argument keys the expression reads, or `undefined` when it reads `args` as a whole. */
   readonly keys: readonly string[] | undefined;
-  test(facts: CelFacts, projected: Readonly<Record<string, unknown>>): boolean;
+  /**
+   * Evaluates the condition on a call: copies the arguments it reads (within {@link CEL_LIMITS}), then runs the
+   * expression. Throws when the arguments are over the limits, the expression errors or yields no boolean.
+   */
+  evaluate(facts: CelFacts): boolean;
 }
+
+const BUDGET: ArgsBudget = {
+  maxNodes: CEL_LIMITS.maxArgNodes,
+  maxChars: CEL_LIMITS.maxArgChars,
+  maxDepth: CEL_LIMITS.maxArgDepth,
+};
 
 // Patterns whose backtracking can explode: a quantified group holding a quantifier or an alternation,
 // or a back-reference. `matches` runs JavaScript's backtracking engine, so these are refused at load.
@@ -167,10 +177,19 @@ function checkMatches(pattern: ASTNode | undefined, out: Walk): void {
 }
 
 /**
- * Compiles a CEL condition once. Throws an `Error` whose message says what is wrong (the caller turns it into
- * a load error pointing at the rule).
+ * Compiles a CEL condition once, as a policy's `match.when` is: type-checked against the variables `args`,
+ * `tool`, `agent`, `crew` and `caller`, refused when it could cost more than linear time in its input (nested
+ * comprehensions, a `matches` pattern that can backtrack exponentially) or is over {@link CEL_LIMITS}. Throws an
+ * `Error` saying what is wrong.
+ *
+ * @example
+ * ```ts
+ * const escapes = compileCondition('has(args.path) && args.path.contains("..")');
+ * escapes.evaluate({ args: { path: "../etc" }, tool: { name: "read_file", tags: [], destructive: false }, agent: "", crew: "", caller: "" }); // true
+ * ```
  */
 export function compileCondition(source: string): CompiledCondition {
+  if (typeof source !== "string") throw new Error("a condition is a string of CEL");
   if (source.length > CEL_LIMITS.maxChars) {
     throw new Error(`the expression has ${source.length} characters, more than ${CEL_LIMITS.maxChars}`);
   }
@@ -192,9 +211,9 @@ export function compileCondition(source: string): CompiledCondition {
   return Object.freeze({
     source,
     keys,
-    test(facts: CelFacts, projected: Readonly<Record<string, unknown>>): boolean {
+    evaluate(facts: CelFacts): boolean {
       const value: unknown = parsed({
-        args: projected,
+        args: projectArgs(facts.args, keys, BUDGET),
         tool: facts.tool,
         agent: facts.agent,
         crew: facts.crew,
@@ -205,6 +224,3 @@ export function compileCondition(source: string): CompiledCondition {
     },
   });
 }
-
-export type { ArgsBudget };
-export { projectArgs };

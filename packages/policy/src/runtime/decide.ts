@@ -1,7 +1,6 @@
 import { messageOf } from "@toolware/core";
 import type { CedarEngine } from "../cedar/index.js";
 import type { PolicyDecision } from "../document.js";
-import { CEL_LIMITS, projectArgs } from "./cel.js";
 import { ANNOTATION_TAGS, type CallFacts, type CompiledMatch, type ToolFacts } from "./match.js";
 
 /** One rule, compiled. */
@@ -44,26 +43,23 @@ export interface PolicyCallDecision {
 export interface InternalDecision extends PolicyCallDecision {
   /** -1: the default; -2: Cedar. */
   readonly index: number;
-  readonly matchedIndex: ReadonlySet<number>;
+  readonly matchedIndex: readonly number[];
   /** Shadow rules that would have denied or asked. */
-  readonly shadowIndex: ReadonlySet<number>;
+  readonly shadowIndex: readonly number[];
 }
+
+// Shared by every decision with no shadow hit; replaced (never pushed to) on the first one.
+const NONE: readonly never[] = Object.freeze([]);
 
 /** Cedar's part in a policy. @internal */
 export type CedarPart = Pick<CedarEngine, "covers" | "decide">;
-
-/** What a condition may be handed of a call's arguments. @internal */
-export const BUDGET = {
-  maxNodes: CEL_LIMITS.maxArgNodes,
-  maxChars: CEL_LIMITS.maxArgChars,
-  maxDepth: CEL_LIMITS.maxArgDepth,
-};
 
 type Pick3 = { index: number; name: string; reason: string | undefined; source: "rule" | "cedar" };
 
 /** A compiled policy: every rule, the default, and Cedar; decides calls. @internal */
 export class PolicyDecider {
   readonly #candidates = new Map<string, readonly number[]>();
+  readonly #byTool = new WeakMap<object, readonly number[]>();
 
   constructor(
     readonly version: number,
@@ -88,19 +84,23 @@ export class PolicyDecider {
     return found;
   }
 
-  decide(facts: CallFacts): InternalDecision {
-    const tool: ToolFacts = { name: facts.toolName, tags: facts.tags, destructive: facts.destructive };
+  /** Decides one call; `toolRef` (the call's tool object) caches which rules can hold for it. */
+  decide(facts: CallFacts, toolRef?: object): InternalDecision {
+    let candidates = toolRef === undefined ? undefined : this.#byTool.get(toolRef);
+    if (candidates === undefined) {
+      candidates = this.candidates({ name: facts.toolName, tags: facts.tags, destructive: facts.destructive });
+      if (toolRef !== undefined) this.#byTool.set(toolRef, candidates);
+    }
     const matched: string[] = [];
-    const matchedIndex = new Set<number>();
-    const shadowed: ShadowHit[] = [];
-    const shadowIndex = new Set<number>();
+    const matchedIndex: number[] = [];
+    let shadowed: ShadowHit[] = NONE as ShadowHit[];
+    let shadowIndex: number[] = NONE as number[];
     let cel: ReturnType<typeof celFacts> | undefined;
     let shadowAllow = false;
     let deny: Pick3 | undefined;
     let approve: Pick3 | undefined;
     let allow: Pick3 | undefined;
-    let projected: { keys: readonly string[] | undefined; value: Readonly<Record<string, unknown>> } | undefined;
-    for (const i of this.candidates(tool)) {
+    for (const i of candidates) {
       const rule = this.rules[i] as RuntimeRule;
       const m = rule.match;
       if (m.forCall !== undefined && !m.forCall(facts)) continue;
@@ -108,11 +108,8 @@ export class PolicyDecider {
       let reason = rule.reason;
       if (m.condition !== undefined) {
         try {
-          if (projected === undefined || projected.keys !== m.condition.keys) {
-            projected = { keys: m.condition.keys, value: projectArgs(facts.args, m.condition.keys, BUDGET) };
-          }
           cel ??= celFacts(facts);
-          if (!m.condition.test(cel, projected.value)) continue;
+          if (!m.condition.evaluate(cel)) continue;
         } catch (error) {
           // Fails closed: a condition that cannot be decided denies, whatever the rule would have done.
           effect = "deny";
@@ -120,44 +117,52 @@ export class PolicyDecider {
         }
       }
       matched.push(rule.name);
-      matchedIndex.add(i);
+      matchedIndex.push(i);
       if (effect === undefined) continue;
       if (rule.shadow) {
         if (effect !== "allow") {
+          if (shadowed === NONE) {
+            shadowed = [];
+            shadowIndex = [];
+          }
           shadowed.push({ rule: rule.name, effect, reason });
-          shadowIndex.add(i);
+          shadowIndex.push(i);
         } else shadowAllow = true;
         continue;
       }
-      const pick = { index: i, name: rule.name, reason, source: "rule" as const };
-      if (effect === "deny") deny ??= pick;
-      else if (effect === "approve") approve ??= pick;
-      else allow ??= pick;
+      if (effect === "deny") deny ??= { index: i, name: rule.name, reason, source: "rule" };
+      else if (effect === "approve") approve ??= { index: i, name: rule.name, reason, source: "rule" };
+      else allow ??= { index: i, name: rule.name, reason, source: "rule" };
     }
     if (deny === undefined && this.cedar?.covers(facts.toolName) === true) {
       const c = this.cedar.decide(cedarCall(facts));
       if (c.effect !== "none") {
         const pick = { index: -2, name: `cedar:${c.policies.join(",")}`, reason: c.reason, source: "cedar" as const };
-        if (this.fallback.shadow && c.effect !== "allow")
+        if (this.fallback.shadow && c.effect !== "allow") {
+          if (shadowed === NONE) shadowed = [];
           shadowed.push({ rule: pick.name, effect: c.effect, reason: c.reason });
-        else if (c.effect === "deny") deny = pick;
+        } else if (c.effect === "deny") deny = pick;
         else if (c.effect === "approve") approve ??= pick;
         else allow ??= pick;
       }
     }
     const chosen = deny ?? approve ?? allow;
-    const base = { version: this.version, shadowed, matched, matchedIndex, shadowIndex };
-    if (chosen !== undefined) {
-      const effect = chosen === deny ? "deny" : chosen === approve ? "approve" : "allow";
-      return { ...base, effect, rule: chosen.name, source: chosen.source, reason: chosen.reason, index: chosen.index };
-    }
     const f = this.fallback;
-    if (f.effect === "deny" && f.shadow) {
+    let effect: "allow" | "deny" | "approve" = f.effect;
+    let rule = "default";
+    let source: PolicyCallDecision["source"] = "default";
+    let reason = f.reason;
+    let index = -1;
+    if (chosen !== undefined) {
+      effect = chosen === deny ? "deny" : chosen === approve ? "approve" : "allow";
+      ({ name: rule, source, reason, index } = chosen);
+    } else if (f.effect === "deny" && f.shadow) {
       // The default would only have decided when no rule did, in shadow or not.
-      if (shadowed.length === 0 && !shadowAllow) shadowed.push({ rule: "default", effect: "deny", reason: f.reason });
-      return { ...base, effect: "allow", rule: "default", source: "default", reason: undefined, index: -1 };
+      if (shadowed.length === 0 && !shadowAllow) shadowed = [{ rule: "default", effect: "deny", reason: f.reason }];
+      effect = "allow";
+      reason = undefined;
     }
-    return { ...base, effect: f.effect, rule: "default", source: "default", reason: f.reason, index: -1 };
+    return { version: this.version, effect, rule, source, reason, shadowed, matched, index, matchedIndex, shadowIndex };
   }
 }
 

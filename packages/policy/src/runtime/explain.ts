@@ -3,7 +3,6 @@ import type { AnnotationsMatch, MatchDoc } from "../document.js";
 import type { CompiledPolicy } from "./compile.js";
 import { BUDGET, type CedarPart, cedarCall, celFacts, type PolicyCallDecision } from "./decide.js";
 import { ANNOTATION_TAGS, annotationsHold, type CallFacts, compileNames } from "./match.js";
-import { projectArgs } from "./project.js";
 
 /** What `explain()` takes: a call described as data (no context needed). */
 export interface ExplainCall {
@@ -144,7 +143,7 @@ export function explainCall(compiled: CompiledPolicy, call: ExplainCall): Policy
   const rules = compiled.decider.rules.map((r): ExplainedRule => {
     const base = {
       name: r.name,
-      matched: matchedIndex.has(r.index),
+      matched: matchedIndex.includes(r.index),
       decide: r.decide,
       mode: r.shadow ? "shadow" : "enforce",
     } as const;
@@ -154,14 +153,14 @@ export function explainCall(compiled: CompiledPolicy, call: ExplainCall): Policy
     if (when === undefined) return base;
     let condition: ConditionResult;
     try {
-      const result = when.test(celFacts(facts), projectArgs(facts.args, when.keys, BUDGET));
+      const result = when.evaluate(celFacts(facts));
       condition = { source: when.source, result };
     } catch (error) {
       condition = { source: when.source, result: "error", error: messageOf(error) };
     }
     return condition.result === false ? { ...base, failed: "when", condition } : { ...base, condition };
   });
-  const packs = compiled.attachments.filter((a) => matchedIndex.has(a.rule)).map((a) => `${a.ruleName}/${a.name}`);
+  const packs = compiled.attachments.filter((a) => matchedIndex.includes(a.rule)).map((a) => `${a.ruleName}/${a.name}`);
   const cedar = compiled.decider.cedar;
   return cedar === undefined
     ? { ...decision, rules, packs }

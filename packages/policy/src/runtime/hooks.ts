@@ -13,7 +13,7 @@ function coreNames(names: readonly string[] | undefined): readonly string[] | un
 export const DEFAULT_PRIORITY = 500;
 
 /** Enforces a decision: blocks a deny, asks for an approve, lets an allow through. @internal */
-export async function enforce(rt: PolicyRuntime, ctx: ToolCallHookContext): Promise<void> {
+export function enforce(rt: PolicyRuntime, ctx: ToolCallHookContext): Promise<void> | undefined {
   const { compiled, decision } = rt.pinned(ctx);
   if (decision.effect === "deny") {
     ctx.block(decision.reason ?? defaultReason(decision.rule, decision.source));
@@ -21,8 +21,9 @@ export async function enforce(rt: PolicyRuntime, ctx: ToolCallHookContext): Prom
     const gate = compiled.gates.get(decision.index);
     // An approve without its gate cannot ask: fail closed.
     if (gate === undefined) ctx.block(`policy rule ${decision.rule} needs an approval that cannot be asked`);
-    else await gate(ctx);
+    else return gate(ctx) as Promise<void>;
   }
+  return undefined;
 }
 
 function defaultReason(rule: string, source: string): string {
@@ -38,9 +39,9 @@ export function staticHooks(rt: PolicyRuntime, compiled: CompiledPolicy, priorit
   const hooks: HookSpec[] = [];
   const decider = (name: string, index: number, tools?: readonly string[]): HookSpec => ({
     kind: "before",
-    fn: async function policyRule(ctx) {
+    fn: function policyRule(ctx) {
       // A shadow rule's hook only marks the trace: what it would have done is in ctx.state.policy and the events.
-      if (rt.pinned(ctx).decision.index === index) await enforce(rt, ctx);
+      if (rt.pinned(ctx).decision.index === index) return enforce(rt, ctx);
     },
     options: {
       name,
@@ -51,7 +52,7 @@ export function staticHooks(rt: PolicyRuntime, compiled: CompiledPolicy, priorit
       ...(tools === undefined ? {} : { tools }),
       agents: (ctx) => {
         const d = rt.pinned(ctx).decision;
-        return d.index === index || d.shadowIndex.has(index);
+        return d.index === index || d.shadowIndex.includes(index);
       },
     },
   });
@@ -71,7 +72,7 @@ export function staticHooks(rt: PolicyRuntime, compiled: CompiledPolicy, priorit
       }
       // Packs inside the decision hooks never see a denied call (it is blocked first); those outside (audit)
       // record it.
-      const only = (ctx: ToolCallHookContext): boolean => rt.pinned(ctx).decision.matchedIndex.has(a.rule);
+      const only = (ctx: ToolCallHookContext): boolean => rt.pinned(ctx).decision.matchedIndex.includes(a.rule);
       const name = `${a.ruleName}:${h.options?.name ?? a.name}`;
       const tools = h.options?.tools ?? coreNames(compiled.decider.rules[a.rule]?.match.toolNames);
       hooks.push({

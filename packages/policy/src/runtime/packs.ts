@@ -136,7 +136,14 @@ function make(
         ),
       ];
     case "cache":
-      return [cache(withStore(o, storeFor("cache", o.store, fileDefault, stores)) as unknown as Opt<typeof cache>)];
+      // The rule's match already chose the calls: within them, every tool's results may be reused.
+      return [
+        cache(
+          withStore({ ...o, tools: o.tools ?? "*" }, storeFor("cache", o.store, fileDefault, stores)) as unknown as Opt<
+            typeof cache
+          >,
+        ),
+      ];
     case "loop-guard":
       return [
         loopGuard(

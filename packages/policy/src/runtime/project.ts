@@ -1,3 +1,5 @@
+import { types } from "node:util";
+
 /** How much of a call's arguments a condition may be handed. */
 export interface ArgsBudget {
   readonly maxNodes: number;
@@ -79,17 +81,72 @@ function own(from: object, key: string): unknown {
   return d.value;
 }
 
+// Whether a value is plain data a condition can read as it is, within the budget: strings, numbers, booleans,
+// null, arrays and plain objects of those, with no getter, no proxy and nothing else. Counts as it goes (the
+// budget throws). A value that is not plain is copied instead (its own keys only, or refused).
+function plain(value: unknown, depth: number, meter: Meter): boolean {
+  switch (typeof value) {
+    case "string":
+      meter.count(value.length);
+      return true;
+    case "number":
+    case "boolean":
+      meter.count(0);
+      return true;
+    case "object":
+      break;
+    default:
+      return false;
+  }
+  meter.count(0);
+  if (value === null) return true;
+  if (depth >= meter.budget.maxDepth) throw new Error(`the arguments nest deeper than ${meter.budget.maxDepth}`);
+  if (types.isProxy(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  if (Array.isArray(value)) {
+    if (proto !== Array.prototype || Object.keys(value).length !== value.length) return false;
+    for (let i = 0; i < value.length; i++) {
+      const e = Object.getOwnPropertyDescriptor(value, i);
+      if (e === undefined || e.get !== undefined || e.set !== undefined || !plain(e.value, depth + 1, meter))
+        return false;
+    }
+    return true;
+  }
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const key of Object.keys(value)) {
+    const e = Object.getOwnPropertyDescriptor(value, key) as PropertyDescriptor;
+    if (e.get !== undefined || e.set !== undefined || !plain(e.value, depth + 1, meter)) return false;
+  }
+  return true;
+}
+
 /**
- * The arguments a condition reads: only `keys` when the expression names its keys, else all of them. Throws when
- * they are over `budget` or cannot be copied as data.
+ * The arguments a condition reads: only `keys` when the expression names its keys, else all of them. Plain data
+ * is handed over as it is (after its size is counted); anything else is copied as data. Throws when the
+ * arguments are over `budget` or cannot be read as data.
  */
 export function projectArgs(
   args: Readonly<Record<string, unknown>>,
   keys: readonly string[] | undefined,
   budget: ArgsBudget,
 ): Readonly<Record<string, unknown>> {
+  if (keys === undefined) {
+    if (plain(args, 0, new Meter(budget))) return args;
+    return copy(args, 0, new Meter(budget)) as Record<string, unknown>;
+  }
+  let asIs = true;
+  const probe = new Meter(budget);
+  for (const key of keys) {
+    const d = Object.getOwnPropertyDescriptor(args, key);
+    if (d === undefined) continue;
+    if (d.get !== undefined || d.set !== undefined || !plain(d.value, 1, probe)) {
+      asIs = false;
+      break;
+    }
+  }
+  // The top level may be the core's input proxy (its traps are the core's own): it is read key by key above.
+  if (asIs) return args;
   const meter = new Meter(budget);
-  if (keys === undefined) return copy(args, 0, meter) as Record<string, unknown>;
   const out: Record<string, unknown> = Object.create(null);
   for (const key of keys) {
     const v = own(args, key);

@@ -16,6 +16,32 @@ declare module "@toolware/core" {
   }
 }
 
+/** A call's facts read from its context. @internal */
+class ContextFacts implements CallFacts {
+  readonly toolName: string;
+  readonly tags: readonly string[];
+  readonly destructive: boolean;
+  readonly agent: string | undefined;
+  readonly crew: string | undefined;
+  readonly #ctx: ToolCallHookContext;
+  constructor(
+    ctx: ToolCallHookContext,
+    readonly caller: string | undefined,
+  ) {
+    this.#ctx = ctx;
+    this.toolName = ctx.toolName;
+    this.tags = ctx.tool.tags;
+    this.destructive = ctx.tool.destructive;
+    this.agent = ctx.agent?.role;
+    this.crew = ctx.crew?.name;
+  }
+
+  // Read only by conditions and Cedar: a call no condition looks at never builds the input's proxy.
+  get args(): Readonly<Record<string, unknown>> {
+    return this.#ctx.toolInput;
+  }
+}
+
 /** A decision and the compiled policy that made it: a call keeps both to its end. @internal */
 export interface Pinned {
   readonly compiled: CompiledPolicy;
@@ -60,16 +86,7 @@ export class PolicyRuntime {
         return callerFailed(compiled.version, messageOf(error));
       }
     }
-    const facts: CallFacts = {
-      toolName: ctx.toolName,
-      tags: ctx.tool.tags,
-      destructive: ctx.tool.destructive,
-      agent: ctx.agent?.role,
-      crew: ctx.crew?.name,
-      caller,
-      args: ctx.toolInput,
-    };
-    return compiled.decider.decide(facts);
+    return compiled.decider.decide(new ContextFacts(ctx, caller), ctx.tool);
   }
 
   #record(ctx: ToolCallHookContext, decision: InternalDecision): void {
@@ -114,7 +131,7 @@ function callerFailed(version: number, message: string): InternalDecision {
     shadowed: [],
     matched: [],
     index: -1,
-    matchedIndex: new Set(),
-    shadowIndex: new Set(),
+    matchedIndex: [],
+    shadowIndex: [],
   };
 }

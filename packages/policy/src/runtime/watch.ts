@@ -119,7 +119,7 @@ export async function watchPolicy(file: string, options?: WatchPolicyOptions): P
       const all = compiled.attachments.flatMap((a) =>
         a.pack.hooks.map((spec) => ({
           spec,
-          also: (ctx: ToolCallHookContext) => runtime.pinned(ctx).decision.matchedIndex.has(a.rule),
+          also: (ctx: ToolCallHookContext) => runtime.pinned(ctx).decision.matchedIndex.includes(a.rule),
         })),
       );
       found = {

@@ -77,13 +77,6 @@ export async function openPolicy(io: CommandIO, given: string, mode?: PolicyMode
       io.err(`${given}: cannot read the policy file: ${why.replaceAll(abs, given)}\n`);
       return EXIT.failure;
     }
-    if (toolwareCode(error) === "TOOLWARE_POLICY_INVALID") {
-      // Cedar's load errors are coded errors reading `FILE:LINE:COLUMN: message`, not PolicyLoadErrors.
-      const text = messageOf(error).replace(/^toolware: /, "");
-      const at = /^(.+?):(\d+):(\d+): ([\s\S]*)$/.exec(text);
-      io.err(`${at === null ? text : `${name(at[1] as string)}:${at[2]}:${at[3]}: ${at[4]}`}\n`);
-      return EXIT.failure;
-    }
     throw error;
   }
 }
