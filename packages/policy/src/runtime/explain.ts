@@ -1,7 +1,7 @@
 import { closestKey, messageOf, ToolwareTypeError } from "@toolware/core";
 import type { AnnotationsMatch, MatchDoc } from "../document.js";
 import type { CompiledPolicy } from "./compile.js";
-import { BUDGET, type CedarPart, cedarCall, celFacts, type PolicyCallDecision } from "./decide.js";
+import { type CedarPart, cedarCall, celFacts, type PolicyCallDecision } from "./decide.js";
 import { ANNOTATION_TAGS, annotationsHold, type CallFacts, compileNames } from "./match.js";
 
 /** What `explain()` takes: a call described as data (no context needed). */
