@@ -90,6 +90,8 @@ function ok(value: unknown): void {
 }
 
 const tool = { name: TOOL_NAME, tags: [] as string[], destructive: false };
+// The same input object both sides read (the fixture's type has no index signature).
+const args = input as unknown as Readonly<Record<string, unknown>>;
 
 function celBare(): Subject {
   const env = new Environment({ homogeneousAggregateLiterals: false })
@@ -117,7 +119,7 @@ function celPolicy(): Subject {
     label:
       "the same condition as a policy evaluates it (`compileCondition(…).evaluate(call)`: arguments copied within the limits)",
     hooks: 0,
-    run: () => condition.evaluate({ args: input, tool, agent: "researcher", crew: "", caller: "" }),
+    run: () => condition.evaluate({ args, tool, agent: "researcher", crew: "", caller: "" }),
     check: (v) => {
       if (v !== true) throw new Error(`expected true, got ${String(v)}`);
     },

@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { main } from "../src/main.js";
+import { main, POLICY_FILE } from "../src/main.js";
 
 describe("the seed's use cases guarded by one policy file", () => {
   it("denies, asks, validates, redacts, caches, limits, stops loops and retries as the file says", async () => {
@@ -50,5 +51,14 @@ describe("the seed's use cases guarded by one policy file", () => {
     expect(summary.counters.rules["no-destructive-tools"]).toMatchObject({ matched: 1, denied: 1 });
     expect(summary.counters.rules["approve-large-purchases"]).toMatchObject({ matched: 2, asked: 2, approved: 1 });
     expect(summary.counters.rules["social-media-next-week"]).toMatchObject({ shadowDenied: 1, denied: 0 });
+  });
+});
+
+describe("docs/coming-from-crewai.md", () => {
+  it("shows this example's policy file as it is", () => {
+    const page = readFileSync(new URL("../../../docs/coming-from-crewai.md", import.meta.url), "utf8");
+    const section = page.slice(page.indexOf("## The guide's samples as one policy file"));
+    const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(block).toBe(readFileSync(POLICY_FILE, "utf8"));
   });
 });

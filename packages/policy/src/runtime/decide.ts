@@ -49,7 +49,7 @@ export interface InternalDecision extends PolicyCallDecision {
 }
 
 // Shared by every decision with no shadow hit; replaced (never pushed to) on the first one.
-const NONE: readonly never[] = Object.freeze([]);
+const NONE: never[] = Object.freeze([]) as never[];
 
 /** Cedar's part in a policy. @internal */
 export type CedarPart = Pick<CedarEngine, "covers" | "decide">;
@@ -93,8 +93,8 @@ export class PolicyDecider {
     }
     const matched: string[] = [];
     const matchedIndex: number[] = [];
-    let shadowed: ShadowHit[] = NONE as ShadowHit[];
-    let shadowIndex: number[] = NONE as number[];
+    let shadowed: ShadowHit[] = NONE;
+    let shadowIndex: number[] = NONE;
     let cel: ReturnType<typeof celFacts> | undefined;
     let shadowAllow = false;
     let deny: Pick3 | undefined;
@@ -121,7 +121,7 @@ export class PolicyDecider {
       if (effect === undefined) continue;
       if (rule.shadow) {
         if (effect !== "allow") {
-          if (shadowed === NONE) {
+          if (shadowed === (NONE as ShadowHit[])) {
             shadowed = [];
             shadowIndex = [];
           }
@@ -139,7 +139,7 @@ export class PolicyDecider {
       if (c.effect !== "none") {
         const pick = { index: -2, name: `cedar:${c.policies.join(",")}`, reason: c.reason, source: "cedar" as const };
         if (this.fallback.shadow && c.effect !== "allow") {
-          if (shadowed === NONE) shadowed = [];
+          if (shadowed === (NONE as ShadowHit[])) shadowed = [];
           shadowed.push({ rule: pick.name, effect: c.effect, reason: c.reason });
         } else if (c.effect === "deny") deny = pick;
         else if (c.effect === "approve") approve ??= pick;
