@@ -33,9 +33,9 @@ const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * Packages besides the core whose sources the suites import (`@toolware/packs/<pack>`, `@toolware/otel`,
- * `@toolware/redis`, `@toolware/ai-sdk`, `@toolware/policy`).
+ * `@toolware/redis`, `@toolware/ai-sdk`, `@toolware/policy`, `@toolware/cli`).
  */
-const WORKSPACE_PACKAGES = ["packs", "otel", "redis", "ai-sdk", "policy"] as const;
+const WORKSPACE_PACKAGES = ["packs", "otel", "redis", "ai-sdk", "policy", "cli"] as const;
 
 function importPath(fromFile: string, target: string): string {
   const path = relative(dirname(fromFile), target);
@@ -108,7 +108,7 @@ export function buildBench(options: BuildOptions = {}): BuildOutput {
       .replaceAll(/(from\s+)"@toolware\/packs\/([\w-]+)"/g, (_m, from: string, pack: string) => {
         return `${from}"${importPath(outFile, join(outDir, "packs", pack, "index.js"))}"`;
       })
-      .replaceAll(/(from\s+)"@toolware\/(otel|redis|ai-sdk|policy)"/g, (_m, from: string, pkg: string) => {
+      .replaceAll(/(from\s+)"@toolware\/(otel|redis|ai-sdk|policy|cli)"/g, (_m, from: string, pkg: string) => {
         return `${from}"${importPath(outFile, join(outDir, pkg, "index.js"))}"`;
       });
   for (const pkg of WORKSPACE_PACKAGES) {

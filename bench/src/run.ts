@@ -26,6 +26,7 @@ const JOBS: Record<string, readonly string[]> = {
   redact: ["html", "json", "adversarial"],
   redis: ["stores"],
   cedar: ["decide"],
+  "policy-check": ["1000"],
 };
 const SUITES = Object.keys(JOBS);
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");

@@ -16,7 +16,7 @@ import { cliVersion } from "./version.js";
 const TOOLWARE: CommandGroup = {
   name: "toolware",
   summary: "the toolware command",
-  description: "Tools for toolware's tool-call middleware: audit trails today, more to come.",
+  description: "Tools for toolware's tool-call middleware: audit trails, policy files.",
   commands,
 };
 

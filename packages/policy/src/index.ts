@@ -47,7 +47,14 @@ export {
 export { CEL_LIMITS, type CelFacts, type CompiledCondition, compileCondition } from "./runtime/cel.js";
 export type { PolicyCallDecision, ShadowHit } from "./runtime/decide.js";
 export type { PolicyCounters, PolicyEvent, RuleCounters } from "./runtime/events.js";
+export type {
+  CedarExplanation,
+  ConditionResult,
+  ExplainCall,
+  ExplainedRule,
+  MatchKey,
+  PolicyExplanation,
+} from "./runtime/explain.js";
 export { loadPolicy, type PolicyApi, type PolicyPack } from "./runtime/load.js";
 export type { LoadPolicyOptions, PolicyStoresOption } from "./runtime/options.js";
-export type { ExplainCall, PolicyExplanation } from "./runtime/runtime.js";
 export { type WatchApi, type WatchedPolicyPack, type WatchPolicyOptions, watchPolicy } from "./runtime/watch.js";

@@ -166,7 +166,8 @@ export class PolicyDecider {
   }
 }
 
-function celFacts(facts: CallFacts) {
+/** What a condition sees of a call. @internal */
+export function celFacts(facts: CallFacts) {
   return {
     tool: { name: facts.toolName, tags: facts.tags, destructive: facts.destructive },
     agent: facts.agent ?? "",
@@ -176,7 +177,8 @@ function celFacts(facts: CallFacts) {
   };
 }
 
-function cedarCall(facts: CallFacts) {
+/** A call as the Cedar engine reads it. @internal */
+export function cedarCall(facts: CallFacts) {
   return {
     tool: facts.toolName,
     args: facts.args,

@@ -74,7 +74,8 @@ export function compileNames(entries: readonly string[]): NameTest {
   };
 }
 
-function annotationsHold(want: AnnotationsMatch, tool: ToolFacts): boolean {
+/** Whether a tool has the annotations a match asks for. @internal */
+export function annotationsHold(want: AnnotationsMatch, tool: ToolFacts): boolean {
   if (want.destructiveHint !== undefined && tool.destructive !== want.destructiveHint) return false;
   for (const [hint, tag] of Object.entries(ANNOTATION_TAGS)) {
     const expected = want[hint as keyof typeof ANNOTATION_TAGS];

@@ -3,8 +3,11 @@ import type { ApprovalDecision } from "@toolware/packs/approval";
 import type { CompiledPolicy } from "./compile.js";
 import type { InternalDecision, PolicyCallDecision } from "./decide.js";
 import { Counters, Emitter, type PolicyEvent } from "./events.js";
+import { type ExplainCall, explainCall, type PolicyExplanation } from "./explain.js";
 import type { CallFacts } from "./match.js";
 import type { LoadPolicyOptions } from "./options.js";
+
+export type { ExplainCall, PolicyExplanation };
 
 declare module "@toolware/core" {
   interface ToolCallState {
@@ -44,33 +47,6 @@ export interface Pinned {
   readonly compiled: CompiledPolicy;
   readonly decision: InternalDecision;
 }
-
-/** What `explain()` takes: a call described as data (no context needed). */
-export interface ExplainCall {
-  /** The tool's name. */
-  readonly tool: string;
-  readonly args?: Readonly<Record<string, unknown>>;
-  /** The agent's role. */
-  readonly agent?: string;
-  readonly crew?: string;
-  readonly caller?: string;
-  readonly tags?: readonly string[];
-  readonly destructive?: boolean;
-}
-
-/** What `explain()` returns: the decision, and every rule with whether its match held. */
-export interface PolicyExplanation extends PolicyCallDecision {
-  readonly rules: readonly {
-    readonly name: string;
-    readonly matched: boolean;
-    readonly decide: string | undefined;
-    readonly mode: "enforce" | "shadow";
-  }[];
-  /** The packs the matching rules attach, as `rule/pack`. */
-  readonly packs: readonly string[];
-}
-
-const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** The state one policy pack shares between its hooks: the policy in force, counters, listeners. @internal */
 export class PolicyRuntime {
@@ -141,32 +117,7 @@ export class PolicyRuntime {
   };
 
   explain(call: ExplainCall): PolicyExplanation {
-    const compiled = this.current;
-    const d = compiled.decider.decide({
-      toolName: call.tool,
-      tags: call.tags ?? [],
-      destructive: call.destructive ?? false,
-      agent: call.agent,
-      crew: call.crew,
-      caller: call.caller,
-      args: call.args ?? EMPTY,
-    });
-    return {
-      version: d.version,
-      effect: d.effect,
-      rule: d.rule,
-      source: d.source,
-      reason: d.reason,
-      shadowed: d.shadowed,
-      matched: d.matched,
-      rules: compiled.decider.rules.map((r) => ({
-        name: r.name,
-        matched: d.matchedIndex.includes(r.index),
-        decide: r.decide,
-        mode: r.shadow ? "shadow" : "enforce",
-      })),
-      packs: compiled.attachments.filter((a) => d.matchedIndex.includes(a.rule)).map((a) => `${a.ruleName}/${a.name}`),
-    };
+    return explainCall(this.current, call);
   }
 }
 

@@ -224,6 +224,6 @@ describe("toolware, the process", { timeout: 120_000 }, () => {
     expect(child(["--version"], dir)).toEqual({ code: 0, out: `${version}\n`, err: "" });
     const help = child(["--help"], dir);
     expect([help.code, help.err]).toEqual([0, ""]);
-    expect(help.out).toMatch(/^usage: toolware <command> \[options\]\n[\s\S]*\n {2}audit {2}summarise an audit trail/);
+    expect(help.out).toMatch(/^usage: toolware <command> \[options\]\n[\s\S]*\n {2}audit +summarise an audit trail/);
   });
 });
