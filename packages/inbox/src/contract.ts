@@ -52,6 +52,8 @@ export interface InboxDecision {
   readonly grantId: string | undefined;
   /** For `edited`: the new request, bound to the new arguments. */
   readonly editedTo: string | undefined;
+  /** The server's signature over the decision and the request's digest: a state written by anyone else is refused. */
+  readonly signature: string;
 }
 
 /** An approval request as the server issued it. Plain JSON: stores keep it as is. */

@@ -1,3 +1,4 @@
+export { fileAuditLog, verifyAuditChain } from "./audit.js";
 export type {
   Approver,
   ApproverRecord,
@@ -34,3 +35,10 @@ export type {
   WaitOptions,
 } from "./contract.js";
 export { INBOX_ERROR_STATUS } from "./contract.js";
+export { inboxHttpStatus } from "./errors.js";
+export { type InboxApprovalParts, inboxApproval } from "./gate.js";
+export { isInboxId } from "./ids.js";
+export { createInbox } from "./inbox.js";
+export { createSigner, signerFromEnv, signerFromFile } from "./signer.js";
+export { type SqliteInboxStoreOptions, sqliteInboxStore } from "./sqlite-store.js";
+export { type RedisInboxStoreOptions, redisInboxStore } from "./redis-store.js";
