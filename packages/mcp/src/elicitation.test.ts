@@ -1,6 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { scriptedHumanInput, ToolHooks, toolwareCode } from "@toolware/core";
+import { type ApprovalBinding, digestArguments, scriptedHumanInput, ToolHooks, toolwareCode } from "@toolware/core";
 import { approval } from "@toolware/packs/approval";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -98,5 +98,30 @@ describe("approval through MCP elicitation", () => {
       expect.objectContaining({ code: "TOOLWARE_UNKNOWN_OPTION" }),
     );
     expect(() => elicitationHumanInput({ fallback: "yes" } as never)).toThrow(TypeError);
+  });
+});
+
+describe("approval through MCP elicitation: the question names its call", () => {
+  it("the elicitation carries the binding (tool, call id, argument digest) of the call it asks about", async () => {
+    const hooks = new ToolHooks({ humanInput: elicitationHumanInput() });
+    hooks.use(approval({ tools: { destructive: true } }));
+    const server = guardServer(new McpServer({ name: "notes", version: "1.0.0" }), hooks);
+    server.registerTool(
+      "delete_note",
+      { inputSchema: { name: z.string() }, annotations: { destructiveHint: true } },
+      async ({ name }) => ({ content: [{ type: "text", text: `deleted ${name}` }] }),
+    );
+    const bindings: unknown[] = [];
+    const client = newClient({ capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      bindings.push(request.params._meta?.["toolware/binding"]);
+      return { action: "accept", content: { answer: "yes" } };
+    });
+    await link(server, client);
+    await client.callTool({ name: "delete_note", arguments: { name: "a.md" } });
+    const [bound] = bindings as ApprovalBinding[];
+    expect(bound?.toolName).toBe("delete_note");
+    expect(bound?.digest).toBe(digestArguments({ name: "a.md" }));
+    expect(bound?.callId).toMatch(/\S/);
   });
 });

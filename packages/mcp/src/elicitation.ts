@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import {
+  type ApprovalBinding,
   type HumanInputProvider,
   type HumanInputRequest,
   HumanInputUnavailableError,
@@ -100,9 +101,14 @@ export function elicitationHumanInput(options: ElicitationHumanInputOptions = {}
   };
 }
 
-/** The elicitation form toolware sends: one text field, `answer`. @internal */
+/**
+ * The elicitation form toolware sends: one text field, `answer`, and in `_meta["toolware/binding"]`
+ * the call the question is about (tool, call id, digest of the arguments), so that a client keeping
+ * answers (an inbox) can show and check what a "yes" approves. @internal
+ */
 export function elicitParams(request: HumanInputRequest): {
   message: string;
+  _meta?: { "toolware/binding": ApprovalBinding };
   requestedSchema: {
     type: "object";
     properties: { answer: { type: "string"; title: string; description?: string } };
@@ -114,5 +120,6 @@ export function elicitParams(request: HumanInputRequest): {
   return {
     message: request.defaultMessage === undefined ? request.prompt : `${request.prompt}\n${request.defaultMessage}`,
     requestedSchema: { type: "object", properties: { answer }, required: ["answer"] },
+    ...(request.binding === undefined ? {} : { _meta: { "toolware/binding": request.binding } }),
   };
 }

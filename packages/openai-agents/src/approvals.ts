@@ -1,11 +1,28 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { RunContext } from "@openai/agents";
-import { type HumanInputProvider, HumanInputUnavailableError, type ToolHooks, ToolwareTypeError } from "@toolware/core";
+import {
+  digestArguments,
+  type HumanInputProvider,
+  HumanInputUnavailableError,
+  type ToolHooks,
+  ToolwareTypeError,
+} from "@toolware/core";
 
 interface LiveCall {
   readonly toolName: string;
   readonly callId: string;
   readonly runContext: RunContext<unknown>;
+  /** The model's arguments (JSON text), as the SDK showed them in the interruption the person approved. */
+  readonly arguments: string;
+}
+
+// Digested only when a question is asked: most calls never are.
+function digestOf(text: string): string | undefined {
+  try {
+    return digestArguments(text.trim() === "" ? {} : JSON.parse(text));
+  } catch {
+    return undefined;
+  }
 }
 
 // The guarded call whose chain runs here, with the run state its approval was decided in. Looked up
@@ -75,6 +92,14 @@ export function openAIAgentsApprovals(options: OpenAIAgentsApprovalsOptions = {}
     if (call.runContext.isToolApproved({ toolName: call.toolName, callId: call.callId }) !== true) {
       throw new HumanInputUnavailableError(
         `the run state holds no approval for ${request.toolName} (call ${request.callId}); approve it with state.approve(item)`,
+      );
+    }
+    // The person approved the model's arguments: a hook before the gate that changed them gets no "yes".
+    const binding = request.binding;
+    const approved = digestOf(call.arguments);
+    if (binding === undefined || approved === undefined || binding.digest !== approved) {
+      throw new HumanInputUnavailableError(
+        `the run state's approval of ${request.toolName} (call ${request.callId}) was given for the model's arguments, and hooks before the approval changed them; register the approval before hooks that rewrite arguments`,
       );
     }
     return "yes";

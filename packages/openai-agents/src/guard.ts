@@ -176,7 +176,7 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
         });
       const outcome = await (callId === undefined
         ? chain()
-        : asCall({ toolName: tool.name, callId, runContext }, chain));
+        : asCall({ toolName: tool.name, callId, runContext, arguments: text }, chain));
       notifyOutcome(hooks, "openai-agents.onOutcome", options.onOutcome, outcome, call);
       return outcomeToToolOutput(outcome, twTool);
     } catch (error) {
