@@ -16,10 +16,14 @@ function approverOf(record: ApproverRecord): Approver {
 /** The approver as stored now (roles may have changed, the approver may be gone): refused unless it was authenticated. @internal */
 export async function currentApprover(store: InboxStore, approver: unknown): Promise<ApproverRecord> {
   if (approver === null || typeof approver !== "object" || !issued.has(approver as Approver)) {
-    throw inboxError("TOOLWARE_INBOX_UNAUTHORIZED", "the approver was not authenticated by this inbox (approvers.authenticate(token))");
+    throw inboxError(
+      "TOOLWARE_INBOX_UNAUTHORIZED",
+      "the approver was not authenticated by this inbox (approvers.authenticate(token))",
+    );
   }
   const record = await store.getApprover((approver as Approver).name);
-  if (record === undefined) throw inboxError("TOOLWARE_INBOX_UNAUTHORIZED", `the approver ${(approver as Approver).name} was removed`);
+  if (record === undefined)
+    throw inboxError("TOOLWARE_INBOX_UNAUTHORIZED", `the approver ${(approver as Approver).name} was removed`);
   return record;
 }
 
@@ -30,21 +34,32 @@ export function approverRegistry(store: InboxStore): ApproverRegistry {
       const o = checkOptions(options, ["name", "roles", "token"], "approvers.add()");
       const name = checkText(o.name, "an approver's name", 100);
       const roles = o.roles === undefined ? [] : o.roles;
-      if (!Array.isArray(roles)) throw inboxError("TOOLWARE_INBOX_INVALID", "an approver's roles must be an array of strings");
+      if (!Array.isArray(roles))
+        throw inboxError("TOOLWARE_INBOX_INVALID", "an approver's roles must be an array of strings");
       for (const role of roles) checkText(role, "a role", 100);
       // A chosen token must be as hard to guess as a generated one: its hash is a plain SHA-256.
       if (o.token !== undefined && (typeof o.token !== "string" || o.token.length < 32)) {
-        throw inboxError("TOOLWARE_INBOX_INVALID", "an approver's token must be a string of at least 32 random characters");
+        throw inboxError(
+          "TOOLWARE_INBOX_INVALID",
+          "an approver's token must be a string of at least 32 random characters",
+        );
       }
       const token = (o.token as string | undefined) ?? `twa_${randomBytes(32).toString("base64url")}`;
       const tokenHash = hashOf(token);
-      const record: ApproverRecord = { name, roles: [...new Set(roles as string[])], tokenHash, lookup: tokenHash.slice(7, 15) };
+      const record: ApproverRecord = {
+        name,
+        roles: [...new Set(roles as string[])],
+        tokenHash,
+        lookup: tokenHash.slice(7, 15),
+      };
       await store.putApprover(record);
       return { approver: approverOf(record), token };
     },
     remove: (name) => store.removeApprover(name),
     async list() {
-      return (await store.listApprovers()).map((r) => Object.freeze({ name: r.name, roles: Object.freeze([...r.roles]) }));
+      return (await store.listApprovers()).map((r) =>
+        Object.freeze({ name: r.name, roles: Object.freeze([...r.roles]) }),
+      );
     },
     async authenticate(token) {
       if (typeof token !== "string" || token === "" || token.length > 512) return undefined;

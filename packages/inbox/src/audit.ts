@@ -7,12 +7,21 @@ const GENESIS = `sha256:${"0".repeat(64)}`;
 
 // The hash covers every field but itself, in core's canonical JSON: key order or spacing in the file cannot hide an edit.
 function hashOf(record: Omit<AuditRecord, "hash">): string {
-  return digestArguments({ seq: record.seq, at: record.at, type: record.type, actor: record.actor, data: record.data, prev: record.prev });
+  return digestArguments({
+    seq: record.seq,
+    at: record.at,
+    type: record.type,
+    actor: record.actor,
+    data: record.data,
+    prev: record.prev,
+  });
 }
 
 function lastOf(path: string): { seq: number; hash: string } {
   if (!existsSync(path)) return { seq: 0, hash: GENESIS };
-  const lines = readFileSync(path, "utf8").split("\n").filter((l) => l !== "");
+  const lines = readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l !== "");
   const last = lines.at(-1);
   if (last === undefined) return { seq: 0, hash: GENESIS };
   const record = JSON.parse(last) as AuditRecord;
@@ -69,7 +78,12 @@ export function verifyAuditChain(path: string): AuditVerification {
   const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
   let prev = GENESIS;
-  const broken = (line: number, problem: string): AuditVerification => ({ ok: false, records: line - 1, line, problem });
+  const broken = (line: number, problem: string): AuditVerification => ({
+    ok: false,
+    records: line - 1,
+    line,
+    problem,
+  });
   for (let i = 0; i < lines.length; i++) {
     let record: AuditRecord;
     try {
@@ -78,8 +92,13 @@ export function verifyAuditChain(path: string): AuditVerification {
       return broken(i + 1, "the line is not JSON");
     }
     if (record === null || typeof record !== "object") return broken(i + 1, "the line is not a record");
-    if (record.seq !== i + 1) return broken(i + 1, `expected record ${i + 1}, found ${JSON.stringify(record.seq)} (a line was removed or moved)`);
-    if (record.prev !== prev) return broken(i + 1, "it does not name the hash of the line before (a line was removed, moved or edited)");
+    if (record.seq !== i + 1)
+      return broken(
+        i + 1,
+        `expected record ${i + 1}, found ${JSON.stringify(record.seq)} (a line was removed or moved)`,
+      );
+    if (record.prev !== prev)
+      return broken(i + 1, "it does not name the hash of the line before (a line was removed, moved or edited)");
     let hash: string;
     try {
       hash = hashOf(record);

@@ -4,9 +4,21 @@ import type { InboxDecision, InboxRequest, InboxSigner } from "./contract.js";
 // What a signature covers. The texts are arrays in JSON: no field can run into the next one.
 
 /** The claims of a request: what the server promises the approver decides about. @internal */
-export function requestClaims(r: Pick<InboxRequest, "id" | "binding" | "caller" | "policyVersion" | "deadline" | "editedFrom">): string {
+export function requestClaims(
+  r: Pick<InboxRequest, "id" | "binding" | "caller" | "policyVersion" | "deadline" | "editedFrom">,
+): string {
   const b = r.binding;
-  return JSON.stringify(["toolware-inbox-request-v1", r.id, b.toolName, b.callId, b.digest, r.caller, r.policyVersion, r.deadline, r.editedFrom ?? null]);
+  return JSON.stringify([
+    "toolware-inbox-request-v1",
+    r.id,
+    b.toolName,
+    b.callId,
+    b.digest,
+    r.caller,
+    r.policyVersion,
+    r.deadline,
+    r.editedFrom ?? null,
+  ]);
 }
 
 /** The claims of a decision: which request, which arguments, what was decided, by whom. @internal */
@@ -52,7 +64,10 @@ export function resumeToken(signer: InboxSigner, rid: string, binding: ApprovalB
 }
 
 /** The claims of a resume token this server signed, or undefined for anything else. @internal */
-export function readResumeToken(signer: InboxSigner, token: unknown): { rid: string; binding: ApprovalBinding } | undefined {
+export function readResumeToken(
+  signer: InboxSigner,
+  token: unknown,
+): { rid: string; binding: ApprovalBinding } | undefined {
   if (typeof token !== "string" || token.length > 4096) return undefined;
   const dot = token.indexOf(".");
   if (dot <= 0) return undefined;
@@ -60,7 +75,13 @@ export function readResumeToken(signer: InboxSigner, token: unknown): { rid: str
   if (!signer.verify(`toolware-inbox-resume-v1.${body}`, token.slice(dot + 1))) return undefined;
   try {
     const c = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as TokenClaims;
-    if (c.v !== 1 || typeof c.rid !== "string" || typeof c.tool !== "string" || typeof c.call !== "string" || typeof c.dig !== "string") {
+    if (
+      c.v !== 1 ||
+      typeof c.rid !== "string" ||
+      typeof c.tool !== "string" ||
+      typeof c.call !== "string" ||
+      typeof c.dig !== "string"
+    ) {
       return undefined;
     }
     return { rid: c.rid, binding: { toolName: c.tool, callId: c.call, digest: c.dig } };

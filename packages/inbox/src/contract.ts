@@ -173,7 +173,11 @@ export interface ListFilter {
 /** Named approvers with hashed tokens. */
 export interface ApproverRegistry {
   /** Adds (or replaces) an approver; returns the token, shown once (a fresh random one unless given). */
-  add(options: { name: string; roles?: readonly string[]; token?: string }): Promise<{ approver: Approver; token: string }>;
+  add(options: {
+    name: string;
+    roles?: readonly string[];
+    token?: string;
+  }): Promise<{ approver: Approver; token: string }>;
   remove(name: string): Promise<boolean>;
   list(): Promise<readonly Approver[]>;
   /** The approver this token belongs to (constant-time compare), or undefined. */
@@ -181,7 +185,9 @@ export interface ApproverRegistry {
 }
 
 /** An argument condition: each key's value must equal, or match the glob (`*@example.com`), or be one of a list. */
-export type GrantCondition = Readonly<Record<string, string | number | boolean | readonly (string | number | boolean)[]>>;
+export type GrantCondition = Readonly<
+  Record<string, string | number | boolean | readonly (string | number | boolean)[]>
+>;
 
 /** A time-boxed permission: calls of `toolName` whose arguments meet `where` are approved without asking. */
 export interface InboxGrant {

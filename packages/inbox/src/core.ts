@@ -1,5 +1,13 @@
-import type { AuditRecord, AuditSink, InboxDecision, InboxEvent, InboxRequest, InboxSigner, InboxStore } from "./contract.js";
 import { decisionClaims } from "./claims.js";
+import type {
+  AuditRecord,
+  AuditSink,
+  InboxDecision,
+  InboxEvent,
+  InboxRequest,
+  InboxSigner,
+  InboxStore,
+} from "./contract.js";
 import { inboxError } from "./errors.js";
 
 /** What the parts of one inbox share. @internal */
@@ -30,7 +38,12 @@ export function emit(core: Core, event: InboxEvent): void {
 }
 
 /** Appends to the audit log, when there is one. @internal */
-export async function record(core: Core, type: AuditRecord["type"], actor: string, data: Record<string, unknown>): Promise<void> {
+export async function record(
+  core: Core,
+  type: AuditRecord["type"],
+  actor: string,
+  data: Record<string, unknown>,
+): Promise<void> {
   if (core.audit !== undefined) await core.audit.append({ at: core.now(), type, actor, data });
 }
 
@@ -50,13 +63,23 @@ export function requestData(r: InboxRequest): Record<string, unknown> {
 }
 
 /** Settles a pending request with a signed decision, if it is still at `r.revision`. @internal */
-export async function settle(core: Core, r: InboxRequest, decided: Omit<InboxDecision, "signature" | "at">): Promise<InboxRequest | undefined> {
+export async function settle(
+  core: Core,
+  r: InboxRequest,
+  decided: Omit<InboxDecision, "signature" | "at">,
+): Promise<InboxRequest | undefined> {
   const body = { ...decided, at: core.now() };
   const decision: InboxDecision = { ...body, signature: core.signer.sign(decisionClaims(r, body)) };
   const next: InboxRequest = { ...r, state: decision.outcome, decision, revision: r.revision + 1 };
   if (!(await core.store.update(next, r.revision))) return undefined;
-  const actor = decision.approvers.join(",") || (decision.grantId === undefined ? "system" : `grant:${decision.grantId}`);
-  await record(core, "decision", actor, { ...requestData(next), reason: decision.reason ?? null, grantId: decision.grantId ?? null, editedTo: decision.editedTo ?? null });
+  const actor =
+    decision.approvers.join(",") || (decision.grantId === undefined ? "system" : `grant:${decision.grantId}`);
+  await record(core, "decision", actor, {
+    ...requestData(next),
+    reason: decision.reason ?? null,
+    grantId: decision.grantId ?? null,
+    editedTo: decision.editedTo ?? null,
+  });
   emit(core, { type: "decision", request: next });
   return next;
 }
@@ -64,7 +87,13 @@ export async function settle(core: Core, r: InboxRequest, decided: Omit<InboxDec
 /** A pending request whose deadline passed becomes `expired` (whoever gets there first). @internal */
 export async function expireIfDue(core: Core, r: InboxRequest): Promise<InboxRequest> {
   if (r.state !== "pending" || core.now() < r.deadline) return r;
-  const expired = await settle(core, r, { outcome: "expired", approvers: [], reason: "no decision before the deadline", grantId: undefined, editedTo: undefined });
+  const expired = await settle(core, r, {
+    outcome: "expired",
+    approvers: [],
+    reason: "no decision before the deadline",
+    grantId: undefined,
+    editedTo: undefined,
+  });
   if (expired !== undefined) return expired;
   return (await core.store.get(r.id)) ?? r;
 }

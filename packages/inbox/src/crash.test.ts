@@ -14,7 +14,10 @@ const tsx = join(root, "node_modules/tsx/dist/cli.mjs");
 const worker = new URL("./test-worker.ts", import.meta.url).pathname;
 
 function start(args: string[]) {
-  const child = spawn(process.execPath, [tsx, "--conditions", "@toolware/source", worker, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [tsx, "--conditions", "@toolware/source", worker, ...args], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let err = "";
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
   const firstLine = new Promise<unknown>((resolve, reject) => {

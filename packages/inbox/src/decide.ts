@@ -16,7 +16,10 @@ function checkReason(reason: unknown): string | undefined {
 /** Whether this approver may settle this request this way; throws the refusal. */
 function allowed(r: InboxRequest, who: ApproverRecord, approve: boolean): void {
   if (r.requireRole !== undefined && !who.roles.includes(r.requireRole)) {
-    throw inboxError("TOOLWARE_INBOX_FORBIDDEN", `${r.binding.toolName} needs an approver with the role "${r.requireRole}"`);
+    throw inboxError(
+      "TOOLWARE_INBOX_FORBIDDEN",
+      `${r.binding.toolName} needs an approver with the role "${r.requireRole}"`,
+    );
   }
   // Saying no to one's own call is harmless; saying yes to it is what the rule forbids.
   if (approve && who.name === r.caller && !r.allowSelfApproval) {
@@ -31,20 +34,34 @@ function allowed(r: InboxRequest, who: ApproverRecord, approve: boolean): void {
 async function pendingFor(core: Core, id: string, digest: unknown): Promise<InboxRequest> {
   if (!isInboxId(id)) throw inboxError("TOOLWARE_INBOX_NOT_FOUND", "no such request (malformed id)");
   const r = await expireIfDue(core, await load(core, id));
-  if (r.state === "expired") throw inboxError("TOOLWARE_INBOX_EXPIRED", `the request ${id} passed its deadline and was denied`);
-  if (r.state !== "pending") throw inboxError("TOOLWARE_INBOX_CONFLICT", `the request ${id} was decided already (${r.state})`);
+  if (r.state === "expired")
+    throw inboxError("TOOLWARE_INBOX_EXPIRED", `the request ${id} passed its deadline and was denied`);
+  if (r.state !== "pending")
+    throw inboxError("TOOLWARE_INBOX_CONFLICT", `the request ${id} was decided already (${r.state})`);
   if (digest !== r.binding.digest) {
-    throw inboxError("TOOLWARE_INBOX_ARGUMENTS_CHANGED", `the decision is for other arguments than the request ${id} (digest mismatch)`);
+    throw inboxError(
+      "TOOLWARE_INBOX_ARGUMENTS_CHANGED",
+      `the decision is for other arguments than the request ${id} (digest mismatch)`,
+    );
   }
   return r;
 }
 
-async function approveOrVote(core: Core, r: InboxRequest, who: ApproverRecord, reason: string | undefined): Promise<InboxRequest | undefined> {
+async function approveOrVote(
+  core: Core,
+  r: InboxRequest,
+  who: ApproverRecord,
+  reason: string | undefined,
+): Promise<InboxRequest | undefined> {
   if (r.votes.length + 1 >= r.requiredApprovals) {
     const approvers = [...r.votes.map((v) => v.approver), who.name];
     return settle(core, r, { outcome: "approved", approvers, reason, grantId: undefined, editedTo: undefined });
   }
-  const next: InboxRequest = { ...r, votes: [...r.votes, { approver: who.name, at: core.now() }], revision: r.revision + 1 };
+  const next: InboxRequest = {
+    ...r,
+    votes: [...r.votes, { approver: who.name, at: core.now() }],
+    revision: r.revision + 1,
+  };
   if (!(await core.store.update(next, r.revision))) return undefined;
   await record(core, "vote", who.name, requestData(next));
   emit(core, { type: "vote", request: next });
@@ -62,7 +79,13 @@ export async function decide(core: Core, id: string, input: DecideInput): Promis
     allowed(r, who, o.approve);
     const done = o.approve
       ? await approveOrVote(core, r, who, reason)
-      : await settle(core, r, { outcome: "denied", approvers: [who.name], reason, grantId: undefined, editedTo: undefined });
+      : await settle(core, r, {
+          outcome: "denied",
+          approvers: [who.name],
+          reason,
+          grantId: undefined,
+          editedTo: undefined,
+        });
     if (done !== undefined) return done;
   }
   throw inboxError("TOOLWARE_INBOX_CONFLICT", `the request ${id} kept changing while it was decided`);
@@ -76,9 +99,17 @@ export async function edit(core: Core, id: string, input: EditInput): Promise<Ed
   const old = await pendingFor(core, id, o.digest);
   allowed(old, who, true);
   const binding = bindApproval(old.binding.toolName, old.binding.callId, o.input);
-  if (binding.digest === old.binding.digest) throw inboxError("TOOLWARE_INBOX_INVALID", "the edit leaves the arguments as they were: approve instead");
+  if (binding.digest === old.binding.digest)
+    throw inboxError("TOOLWARE_INBOX_INVALID", "the edit leaves the arguments as they were: approve instead");
   const nextId = newId("req");
-  const base = { id: nextId, binding, caller: old.caller, policyVersion: old.policyVersion, deadline: old.deadline, editedFrom: old.id };
+  const base = {
+    id: nextId,
+    binding,
+    caller: old.caller,
+    policyVersion: old.policyVersion,
+    deadline: old.deadline,
+    editedFrom: old.id,
+  };
   const fresh: InboxRequest = {
     ...old,
     ...base,
@@ -92,11 +123,24 @@ export async function edit(core: Core, id: string, input: EditInput): Promise<Ed
     revision: 0,
   };
   const inserted = await core.store.insert(fresh);
-  if (!inserted.inserted) throw inboxError("TOOLWARE_INBOX_CONFLICT", "a request for these arguments of this call exists already");
-  const edited = await settle(core, old, { outcome: "edited", approvers: [who.name], reason, grantId: undefined, editedTo: nextId });
+  if (!inserted.inserted)
+    throw inboxError("TOOLWARE_INBOX_CONFLICT", "a request for these arguments of this call exists already");
+  const edited = await settle(core, old, {
+    outcome: "edited",
+    approvers: [who.name],
+    reason,
+    grantId: undefined,
+    editedTo: nextId,
+  });
   if (edited === undefined) {
     // Someone decided the old request first: the new one must never be approved.
-    await settle(core, fresh, { outcome: "denied", approvers: [], reason: "the request it edits was decided first", grantId: undefined, editedTo: undefined });
+    await settle(core, fresh, {
+      outcome: "denied",
+      approvers: [],
+      reason: "the request it edits was decided first",
+      grantId: undefined,
+      editedTo: undefined,
+    });
     throw inboxError("TOOLWARE_INBOX_CONFLICT", `the request ${id} was decided while it was edited`);
   }
   await record(core, "request", who.name, requestData(fresh));

@@ -27,7 +27,11 @@ function distance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
     for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min((row[j] as number) + 1, (next[j - 1] as number) + 1, (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      next[j] = Math.min(
+        (row[j] as number) + 1,
+        (next[j - 1] as number) + 1,
+        (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     row = next;
   }
@@ -44,7 +48,10 @@ export function checkOptions(value: unknown, allowed: readonly string[], what: s
     if (!allowed.includes(key)) {
       const near = allowed.find((k) => distance(k.toLowerCase(), key.toLowerCase()) <= 2);
       const hint = near === undefined ? `known options: ${allowed.join(", ")}` : `did you mean "${near}"?`;
-      throw new ToolwareTypeError("TOOLWARE_UNKNOWN_OPTION", `toolware/inbox: ${what} has no option "${key}" (${hint})`);
+      throw new ToolwareTypeError(
+        "TOOLWARE_UNKNOWN_OPTION",
+        `toolware/inbox: ${what} has no option "${key}" (${hint})`,
+      );
     }
     copy[key] = (value as Record<string, unknown>)[key];
   }
@@ -60,7 +67,10 @@ export function invalidOption(message: string): ToolwareTypeError {
 export function checkText(value: unknown, name: string, max = 200): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (typeof value !== "string" || value === "" || value.length > max || /[\u0000-\u001f\u007f]/.test(value)) {
-    throw inboxError("TOOLWARE_INBOX_INVALID", `${name} must be a non-empty string of at most ${max} printable characters`);
+    throw inboxError(
+      "TOOLWARE_INBOX_INVALID",
+      `${name} must be a non-empty string of at most ${max} printable characters`,
+    );
   }
   return value;
 }

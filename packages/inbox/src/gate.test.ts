@@ -35,7 +35,7 @@ describe("inboxApproval: the approval pack answered by the inbox", () => {
     await kind.stop();
   });
 
-  it('"wait": the tool runs only after the approval, with an edit\'s arguments; a rejection\'s reason reaches the agent', async () => {
+  it("\"wait\": the tool runs only after the approval, with an edit's arguments; a rejection's reason reaches the agent", async () => {
     ran.length = 0;
     const hooks = new ToolHooks();
     hooks.use(approval({ tools: ["send_email"], ...inboxApproval({ inbox, mode: "wait", caller: "mailer" }) }));
@@ -69,7 +69,9 @@ describe("inboxApproval: the approval pack answered by the inbox", () => {
     const out = await hooks.invoke(send, { to: "d@example.com" }, { callId: "d1" });
     expect(out.status).toBe("blocked");
     const request = await pendingOf(inbox, "d1");
-    expect(out.reason).toBe(`send_email waits for approval in the inbox (request ${request.id}: ${inbox.urlOf(request.id)})`);
+    expect(out.reason).toBe(
+      `send_email waits for approval in the inbox (request ${request.id}: ${inbox.urlOf(request.id)})`,
+    );
     expect((await hooks.invoke(send, { to: "d@example.com" }, { callId: "d1" })).status).toBe("blocked");
     await inbox.decide(request.id, { approver: boss, approve: true, digest: request.binding.digest });
     // Other arguments under the same id are another call: a new request, not this approval.

@@ -10,7 +10,18 @@ declare module "@toolware/core" {
   }
 }
 
-const KEYS = ["inbox", "mode", "caller", "policyVersion", "timeoutMs", "requireRole", "requiredApprovals", "allowSelfApproval", "heartbeatMs", "onHeartbeat"];
+const KEYS = [
+  "inbox",
+  "mode",
+  "caller",
+  "policyVersion",
+  "timeoutMs",
+  "requireRole",
+  "requiredApprovals",
+  "allowSelfApproval",
+  "heartbeatMs",
+  "onHeartbeat",
+];
 
 /** What {@link inboxApproval} returns: spread it into the approval pack's options. */
 export type InboxApprovalParts = Required<Pick<ApprovalOptions, "external" | "editMode" | "timeoutMs" | "message">>;
@@ -18,13 +29,19 @@ export type InboxApprovalParts = Required<Pick<ApprovalOptions, "external" | "ed
 function answerOf(settled: Settled, first: InboxRequest, ctx: ToolCallHookContext, taken: boolean): ApprovalAnswer {
   const binding = bindApproval(ctx.toolName, ctx.callId, ctx.toolInput);
   if (settled.outcome !== "approved") {
-    const reason = settled.outcome === "expired" ? "nobody decided before the deadline" : (settled.reason ?? "an approver rejected it");
+    const reason =
+      settled.outcome === "expired"
+        ? "nobody decided before the deadline"
+        : (settled.reason ?? "an approver rejected it");
     return { approve: false, reason, binding };
   }
   // An approval runs its call once: a second call with the same id and arguments finds it used.
-  if (!taken) return { approve: false, reason: `the approval of request ${settled.request.id} was used already`, binding };
+  if (!taken)
+    return { approve: false, reason: `the approval of request ${settled.request.id} was used already`, binding };
   const edited = settled.request.id !== first.id;
-  return edited ? { approve: true, input: settled.input as Record<string, unknown>, binding } : { approve: true, binding };
+  return edited
+    ? { approve: true, input: settled.input as Record<string, unknown>, binding }
+    : { approve: true, binding };
 }
 
 /**
@@ -41,10 +58,12 @@ function answerOf(settled: Settled, first: InboxRequest, ctx: ToolCallHookContex
 export function inboxApproval(options: InboxApprovalOptions): InboxApprovalParts {
   const o = checkOptions(options, KEYS, "inboxApproval()") as unknown as InboxApprovalOptions;
   const inbox: Inbox = o.inbox;
-  if (inbox === null || typeof inbox !== "object" || typeof inbox.submit !== "function") throw invalidOption("inboxApproval() needs `inbox` (createInbox())");
+  if (inbox === null || typeof inbox !== "object" || typeof inbox.submit !== "function")
+    throw invalidOption("inboxApproval() needs `inbox` (createInbox())");
   if (o.mode !== "wait" && o.mode !== "defer") throw invalidOption('inboxApproval() needs `mode`: "wait" or "defer"');
   const timeoutMs = o.timeoutMs ?? 300_000;
-  if (!(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= 2_000_000_000)) throw invalidOption("`timeoutMs` must be a positive number of ms, at most 2000000000");
+  if (!(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= 2_000_000_000))
+    throw invalidOption("`timeoutMs` must be a positive number of ms, at most 2000000000");
   const pending = new Map<string, PendingApproval>();
 
   async function external(ctx: ToolCallHookContext): Promise<ExternalApproval> {
@@ -62,9 +81,18 @@ export function inboxApproval(options: InboxApprovalOptions): InboxApprovalParts
     });
     const first = submitted.request;
     if (o.mode === "defer") {
-      const resumed = await inbox.resume(submitted.resumeToken, { toolName: ctx.toolName, callId: ctx.callId, input: ctx.toolInput });
+      const resumed = await inbox.resume(submitted.resumeToken, {
+        toolName: ctx.toolName,
+        callId: ctx.callId,
+        input: ctx.toolInput,
+      });
       if (resumed.kind === "pending") {
-        const info: PendingApproval = { requestId: resumed.request.id, url: resumed.url, resumeToken: resumed.resumeToken, deadline: resumed.request.deadline };
+        const info: PendingApproval = {
+          requestId: resumed.request.id,
+          url: resumed.url,
+          resumeToken: resumed.resumeToken,
+          deadline: resumed.request.deadline,
+        };
         ctx.state.inboxPending = info;
         pending.set(`${ctx.toolName}\u0000${ctx.callId}`, info);
         return "defer";
@@ -72,7 +100,12 @@ export function inboxApproval(options: InboxApprovalOptions): InboxApprovalParts
       const settled: Settled =
         resumed.kind === "approved" || resumed.kind === "consumed"
           ? { outcome: "approved", request: resumed.request, input: resumed.request.input, reason: undefined }
-          : { outcome: resumed.kind, request: resumed.request, input: resumed.request.input, reason: resumed.kind === "denied" ? resumed.reason : undefined };
+          : {
+              outcome: resumed.kind,
+              request: resumed.request,
+              input: resumed.request.input,
+              reason: resumed.kind === "denied" ? resumed.reason : undefined,
+            };
       return answerOf(settled, first, ctx, resumed.kind === "approved");
     }
     const settled = await inbox.wait(first.id, {
@@ -80,7 +113,10 @@ export function inboxApproval(options: InboxApprovalOptions): InboxApprovalParts
       ...(o.heartbeatMs === undefined ? {} : { heartbeatMs: o.heartbeatMs }),
       ...(o.onHeartbeat === undefined ? {} : { onHeartbeat: o.onHeartbeat }),
     });
-    const taken = settled.outcome === "approved" && (await inbox.resume(submitted.resumeToken, { toolName: ctx.toolName, callId: ctx.callId, input: ctx.toolInput })).kind === "approved";
+    const taken =
+      settled.outcome === "approved" &&
+      (await inbox.resume(submitted.resumeToken, { toolName: ctx.toolName, callId: ctx.callId, input: ctx.toolInput }))
+        .kind === "approved";
     return answerOf(settled, first, ctx, taken);
   }
 
@@ -101,7 +137,11 @@ export function inboxApproval(options: InboxApprovalOptions): InboxApprovalParts
         return await external(ctx);
       } catch (error) {
         // The pack denies on a throw too, but with this reason the agent learns why.
-        return { approve: false, reason: `the inbox refused the call: ${messageOf(error)}`, binding: bindApproval(ctx.toolName, ctx.callId, ctx.toolInput) };
+        return {
+          approve: false,
+          reason: `the inbox refused the call: ${messageOf(error)}`,
+          binding: bindApproval(ctx.toolName, ctx.callId, ctx.toolInput),
+        };
       }
     },
     editMode: "replace",

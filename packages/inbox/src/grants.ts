@@ -10,7 +10,8 @@ function globMatch(pattern: string, value: string): boolean {
 }
 
 function scalarMatch(expected: Scalar, actual: unknown): boolean {
-  if (typeof expected === "string" && typeof actual === "string") return expected.includes("*") ? globMatch(expected, actual) : expected === actual;
+  if (typeof expected === "string" && typeof actual === "string")
+    return expected.includes("*") ? globMatch(expected, actual) : expected === actual;
   return expected === actual;
 }
 
@@ -31,10 +32,14 @@ function checkCondition(where: unknown): GrantCondition {
   if (where === null || typeof where !== "object" || Array.isArray(where)) {
     throw inboxError("TOOLWARE_INBOX_INVALID", "a grant's `where` must be an object of argument conditions");
   }
-  const scalar = (v: unknown) => typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
+  const scalar = (v: unknown) =>
+    typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
   for (const [key, value] of Object.entries(where)) {
     if (!(scalar(value) || (Array.isArray(value) && value.length > 0 && value.every(scalar)))) {
-      throw inboxError("TOOLWARE_INBOX_INVALID", `the grant condition on "${key}" must be a string, number, boolean or a list of them`);
+      throw inboxError(
+        "TOOLWARE_INBOX_INVALID",
+        `the grant condition on "${key}" must be a string, number, boolean or a list of them`,
+      );
     }
   }
   return JSON.parse(JSON.stringify(where)) as GrantCondition;
@@ -70,7 +75,10 @@ export function grantRegistry(h: GrantHooks): GrantRegistry {
       const by = await h.approver(o.approver as Approver);
       const ttl = o.ttlMs;
       if (typeof ttl !== "number" || !(ttl > 0) || ttl > 366 * 86_400_000) {
-        throw inboxError("TOOLWARE_INBOX_INVALID", "a grant's `ttlMs` must be a positive number of milliseconds, at most a year");
+        throw inboxError(
+          "TOOLWARE_INBOX_INVALID",
+          "a grant's `ttlMs` must be a positive number of milliseconds, at most a year",
+        );
       }
       const at = h.now();
       const grant: InboxGrant = {
@@ -92,7 +100,8 @@ export function grantRegistry(h: GrantHooks): GrantRegistry {
       const by = await h.approver(approver);
       const grant = isInboxId(id) ? (await h.store.listGrants()).find((g) => g.id === id) : undefined;
       if (grant === undefined) throw inboxError("TOOLWARE_INBOX_NOT_FOUND", "no such grant");
-      if (grant.revokedAt !== undefined) throw inboxError("TOOLWARE_INBOX_CONFLICT", `the grant ${id} was revoked already`);
+      if (grant.revokedAt !== undefined)
+        throw inboxError("TOOLWARE_INBOX_CONFLICT", `the grant ${id} was revoked already`);
       const revoked: InboxGrant = { ...grant, revokedAt: h.now(), revokedBy: by.name };
       await h.store.putGrant(revoked);
       await h.recorded(revoked, "revoke");
@@ -102,7 +111,9 @@ export function grantRegistry(h: GrantHooks): GrantRegistry {
       const all = options?.all === true;
       const now = h.now();
       const grants = await h.store.listGrants();
-      return grants.filter((g) => all || (g.revokedAt === undefined && g.expiresAt > now)).sort((a, b) => b.createdAt - a.createdAt);
+      return grants
+        .filter((g) => all || (g.revokedAt === undefined && g.expiresAt > now))
+        .sort((a, b) => b.createdAt - a.createdAt);
     },
   };
 }

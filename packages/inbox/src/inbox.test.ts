@@ -2,8 +2,8 @@ import { digestArguments } from "@toolware/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Approver, Inbox, InboxEvent, InboxRequest } from "./contract.js";
 import { createInbox } from "./inbox.js";
-import { codeOf, openInbox, redisKind, refusal, type StoreKind, signer, sqliteKind } from "./test-utils.js";
 import { createSigner } from "./signer.js";
+import { codeOf, openInbox, redisKind, refusal, type StoreKind, signer, sqliteKind } from "./test-utils.js";
 
 const mail = (to: string) => ({ to, subject: "hi", body: "hello" });
 let n = 0;
@@ -19,7 +19,13 @@ describe.each([
   let ops: Approver;
   let tokens: Record<string, string>;
   const submit = (extra: Record<string, unknown> = {}) =>
-    inbox.submit({ toolName: "send_email", callId: callId(), input: mail("a@example.com"), caller: "mailer", ...extra });
+    inbox.submit({
+      toolName: "send_email",
+      callId: callId(),
+      input: mail("a@example.com"),
+      caller: "mailer",
+      ...extra,
+    });
 
   beforeAll(async () => {
     kind = make();
@@ -32,15 +38,34 @@ describe.each([
 
   it("issues a signed pending request bound to the call; the same call joins it, other arguments get another", async () => {
     const id = callId();
-    const first = await inbox.submit({ toolName: "send_email", callId: id, input: mail("a@example.com"), caller: "mailer" });
+    const first = await inbox.submit({
+      toolName: "send_email",
+      callId: id,
+      input: mail("a@example.com"),
+      caller: "mailer",
+    });
     expect(first.created).toBe(true);
     expect(first.request).toMatchObject({ state: "pending", caller: "mailer", policyVersion: "1", kid: "k1" });
-    expect(first.request.binding).toEqual({ toolName: "send_email", callId: id, digest: digestArguments(mail("a@example.com")) });
+    expect(first.request.binding).toEqual({
+      toolName: "send_email",
+      callId: id,
+      digest: digestArguments(mail("a@example.com")),
+    });
     expect(inbox.verify(first.request)).toBe(true);
     expect(first.url).toBe(`http://127.0.0.1:7717/requests/${first.request.id}`);
-    const again = await inbox.submit({ toolName: "send_email", callId: id, input: { body: "hello", subject: "hi", to: "a@example.com" }, caller: "mailer" });
+    const again = await inbox.submit({
+      toolName: "send_email",
+      callId: id,
+      input: { body: "hello", subject: "hi", to: "a@example.com" },
+      caller: "mailer",
+    });
     expect(again).toMatchObject({ created: false, request: { id: first.request.id } });
-    const other = await inbox.submit({ toolName: "send_email", callId: id, input: mail("b@example.com"), caller: "mailer" });
+    const other = await inbox.submit({
+      toolName: "send_email",
+      callId: id,
+      input: mail("b@example.com"),
+      caller: "mailer",
+    });
     expect(other.request.id).not.toBe(first.request.id);
     // A request whose claims were changed after signing is not this server's.
     expect(inbox.verify({ ...first.request, caller: "someone-else" })).toBe(false);
@@ -54,21 +79,30 @@ describe.each([
     expect(decided.state).toBe("approved");
     expect(decided.decision).toMatchObject({ outcome: "approved", approvers: ["boss"] });
     await expect(waiting).resolves.toMatchObject({ outcome: "approved", input: mail("a@example.com") });
-    expect(await refusal(inbox.decide(request.id, { approver: ops, approve: false, digest: request.binding.digest }))).toBe("TOOLWARE_INBOX_CONFLICT");
+    expect(
+      await refusal(inbox.decide(request.id, { approver: ops, approve: false, digest: request.binding.digest })),
+    ).toBe("TOOLWARE_INBOX_CONFLICT");
     expect((await inbox.get(request.id))?.state).toBe("approved");
   });
 
   it("a rejection's reason reaches the waiting call", async () => {
     const { request } = await submit();
     const waiting = inbox.wait(request.id);
-    await inbox.decide(request.id, { approver: ops, approve: false, reason: "not to customers", digest: request.binding.digest });
+    await inbox.decide(request.id, {
+      approver: ops,
+      approve: false,
+      reason: "not to customers",
+      digest: request.binding.digest,
+    });
     await expect(waiting).resolves.toMatchObject({ outcome: "denied", reason: "not to customers" });
   });
 
   it("refuses a decision for other arguments, and the request stays pending", async () => {
     const { request } = await submit();
     const digest = digestArguments(mail("evil@example.com"));
-    expect(await refusal(inbox.decide(request.id, { approver: boss, approve: true, digest }))).toBe("TOOLWARE_INBOX_ARGUMENTS_CHANGED");
+    expect(await refusal(inbox.decide(request.id, { approver: boss, approve: true, digest }))).toBe(
+      "TOOLWARE_INBOX_ARGUMENTS_CHANGED",
+    );
     expect((await inbox.get(request.id))?.state).toBe("pending");
   });
 
@@ -76,15 +110,37 @@ describe.each([
     const { request } = await submit({ requireRole: "finance" });
     const d = request.binding.digest;
     const forged = { name: "boss", roles: ["finance"] };
-    expect(await refusal(inbox.decide(request.id, { approver: forged, approve: true, digest: d }))).toBe("TOOLWARE_INBOX_UNAUTHORIZED");
+    expect(await refusal(inbox.decide(request.id, { approver: forged, approve: true, digest: d }))).toBe(
+      "TOOLWARE_INBOX_UNAUTHORIZED",
+    );
     expect(await inbox.approvers.authenticate(`${tokens.boss}x`)).toBeUndefined();
     expect(await inbox.approvers.authenticate("")).toBeUndefined();
     expect((await inbox.approvers.authenticate(tokens.boss as string))?.name).toBe("boss");
-    expect(await refusal(inbox.decide(request.id, { approver: ops, approve: true, digest: d }))).toBe("TOOLWARE_INBOX_FORBIDDEN");
+    expect(await refusal(inbox.decide(request.id, { approver: ops, approve: true, digest: d }))).toBe(
+      "TOOLWARE_INBOX_FORBIDDEN",
+    );
     const mine = await inbox.submit({ toolName: "send_email", callId: callId(), input: {}, caller: "boss" });
-    expect(await refusal(inbox.decide(mine.request.id, { approver: boss, approve: true, digest: mine.request.binding.digest }))).toBe("TOOLWARE_INBOX_FORBIDDEN");
-    const allowed = await inbox.submit({ toolName: "send_email", callId: callId(), input: {}, caller: "boss", allowSelfApproval: true });
-    expect((await inbox.decide(allowed.request.id, { approver: boss, approve: true, digest: allowed.request.binding.digest })).state).toBe("approved");
+    expect(
+      await refusal(
+        inbox.decide(mine.request.id, { approver: boss, approve: true, digest: mine.request.binding.digest }),
+      ),
+    ).toBe("TOOLWARE_INBOX_FORBIDDEN");
+    const allowed = await inbox.submit({
+      toolName: "send_email",
+      callId: callId(),
+      input: {},
+      caller: "boss",
+      allowSelfApproval: true,
+    });
+    expect(
+      (
+        await inbox.decide(allowed.request.id, {
+          approver: boss,
+          approve: true,
+          digest: allowed.request.binding.digest,
+        })
+      ).state,
+    ).toBe("approved");
     expect((await inbox.get(request.id))?.state).toBe("pending");
   });
 
@@ -92,7 +148,11 @@ describe.each([
     const temp = await inbox.approvers.add({ name: "temp" });
     expect(await inbox.approvers.remove("temp")).toBe(true);
     const { request } = await submit();
-    expect(await refusal(inbox.decide(request.id, { approver: temp.approver, approve: true, digest: request.binding.digest }))).toBe("TOOLWARE_INBOX_UNAUTHORIZED");
+    expect(
+      await refusal(
+        inbox.decide(request.id, { approver: temp.approver, approve: true, digest: request.binding.digest }),
+      ),
+    ).toBe("TOOLWARE_INBOX_UNAUTHORIZED");
   });
 
   it("a two-approver request needs two different approvers", async () => {
@@ -100,7 +160,9 @@ describe.each([
     const d = request.binding.digest;
     const once = await inbox.decide(request.id, { approver: boss, approve: true, digest: d });
     expect(once).toMatchObject({ state: "pending", votes: [{ approver: "boss" }] });
-    expect(await refusal(inbox.decide(request.id, { approver: boss, approve: true, digest: d }))).toBe("TOOLWARE_INBOX_CONFLICT");
+    expect(await refusal(inbox.decide(request.id, { approver: boss, approve: true, digest: d }))).toBe(
+      "TOOLWARE_INBOX_CONFLICT",
+    );
     const twice = await inbox.decide(request.id, { approver: ops, approve: true, digest: d });
     expect(twice.decision?.approvers).toEqual(["boss", "ops"]);
     expect(inbox.verify(twice)).toBe(true);
@@ -118,7 +180,9 @@ describe.each([
       ]);
       const won = results.filter((r) => r.status === "fulfilled") as PromiseFulfilledResult<InboxRequest>[];
       expect(won).toHaveLength(1);
-      expect(codeOf((results.find((r) => r.status === "rejected") as PromiseRejectedResult).reason)).toBe("TOOLWARE_INBOX_CONFLICT");
+      expect(codeOf((results.find((r) => r.status === "rejected") as PromiseRejectedResult).reason)).toBe(
+        "TOOLWARE_INBOX_CONFLICT",
+      );
       expect((await inbox.get(request.id))?.state).toBe(won[0]?.value.state);
     }
   });
@@ -126,28 +190,48 @@ describe.each([
   it("edit then approve: a new request bound to the new arguments, the old one edited and linked", async () => {
     const { request, resumeToken } = await submit();
     const waiting = inbox.wait(request.id);
-    const { edited, next } = await inbox.edit(request.id, { approver: boss, input: mail("ops@example.com"), digest: request.binding.digest });
+    const { edited, next } = await inbox.edit(request.id, {
+      approver: boss,
+      input: mail("ops@example.com"),
+      digest: request.binding.digest,
+    });
     expect(edited).toMatchObject({ state: "edited", decision: { editedTo: next.id } });
     expect(next).toMatchObject({ state: "approved", editedFrom: request.id, input: mail("ops@example.com") });
     expect(next.binding).toEqual({ ...request.binding, digest: digestArguments(mail("ops@example.com")) });
-    await expect(waiting).resolves.toMatchObject({ outcome: "approved", input: mail("ops@example.com"), request: { id: next.id } });
+    await expect(waiting).resolves.toMatchObject({
+      outcome: "approved",
+      input: mail("ops@example.com"),
+      request: { id: next.id },
+    });
     // The call comes back with its own arguments: the edit's arguments are what it gets, once.
     const call = { toolName: "send_email", callId: request.binding.callId, input: mail("a@example.com") };
     expect(await inbox.resume(resumeToken, call)).toMatchObject({ kind: "approved", input: mail("ops@example.com") });
     expect((await inbox.resume(resumeToken, call)).kind).toBe("consumed");
-    expect(await refusal(inbox.edit(request.id, { approver: boss, input: mail("x@example.com"), digest: request.binding.digest }))).toBe("TOOLWARE_INBOX_CONFLICT");
+    expect(
+      await refusal(
+        inbox.edit(request.id, { approver: boss, input: mail("x@example.com"), digest: request.binding.digest }),
+      ),
+    ).toBe("TOOLWARE_INBOX_CONFLICT");
   });
 
   it("resume tokens: a forged or foreign token is refused, a pending one says so, an approval applies once", async () => {
     const { request, resumeToken } = await submit();
     const call = { toolName: "send_email", callId: request.binding.callId, input: mail("a@example.com") };
     expect(await inbox.resume(resumeToken, call)).toMatchObject({ kind: "pending", request: { id: request.id } });
-    const stranger = createSigner({ keys: [{ kid: "k1", alg: "HS256", secret: "another secret of more than thirty-two bytes" }] });
+    const stranger = createSigner({
+      keys: [{ kid: "k1", alg: "HS256", secret: "another secret of more than thirty-two bytes" }],
+    });
     const [body] = resumeToken.split(".");
-    expect(await refusal(inbox.resume(`${body}.${stranger.sign(`toolware-inbox-resume-v1.${body}`)}`, call))).toBe("TOOLWARE_INBOX_FORGED");
+    expect(await refusal(inbox.resume(`${body}.${stranger.sign(`toolware-inbox-resume-v1.${body}`)}`, call))).toBe(
+      "TOOLWARE_INBOX_FORGED",
+    );
     expect(await refusal(inbox.resume("nonsense", call))).toBe("TOOLWARE_INBOX_FORGED");
-    expect(await refusal(inbox.resume(resumeToken, { ...call, input: mail("evil@example.com") }))).toBe("TOOLWARE_INBOX_ARGUMENTS_CHANGED");
-    expect(await refusal(inbox.resume(resumeToken, { ...call, callId: "another" }))).toBe("TOOLWARE_INBOX_ARGUMENTS_CHANGED");
+    expect(await refusal(inbox.resume(resumeToken, { ...call, input: mail("evil@example.com") }))).toBe(
+      "TOOLWARE_INBOX_ARGUMENTS_CHANGED",
+    );
+    expect(await refusal(inbox.resume(resumeToken, { ...call, callId: "another" }))).toBe(
+      "TOOLWARE_INBOX_ARGUMENTS_CHANGED",
+    );
     await inbox.decide(request.id, { approver: boss, approve: true, digest: request.binding.digest });
     const [a, b] = await Promise.all([inbox.resume(resumeToken, call), inbox.resume(resumeToken, call)]);
     expect([a.kind, b.kind].sort()).toEqual(["approved", "consumed"]);
@@ -161,7 +245,15 @@ describe.each([
       ...request,
       state: "approved",
       revision: request.revision + 1,
-      decision: { outcome: "approved", approvers: ["boss"], reason: undefined, at: Date.now(), grantId: undefined, editedTo: undefined, signature: "k1.AAAA" },
+      decision: {
+        outcome: "approved",
+        approvers: ["boss"],
+        reason: undefined,
+        at: Date.now(),
+        grantId: undefined,
+        editedTo: undefined,
+        signature: "k1.AAAA",
+      },
     };
     expect(await store.update(fake, request.revision)).toBe(true);
     expect(await refusal(waiting)).toBe("TOOLWARE_INBOX_FORGED");
@@ -170,12 +262,22 @@ describe.each([
   it("time-boxed grants approve matching calls without asking, are recorded and revocable", async () => {
     const events: InboxEvent[] = [];
     const stop = inbox.subscribe((e) => events.push(e));
-    const grant = await inbox.grants.create({ approver: boss, toolName: "send_email", where: { to: "*@example.com" }, ttlMs: 60_000 });
+    const grant = await inbox.grants.create({
+      approver: boss,
+      toolName: "send_email",
+      where: { to: "*@example.com" },
+      ttlMs: 60_000,
+    });
     expect(events).toContainEqual({ type: "grant", grant });
     const granted = await submit();
     expect(granted.request).toMatchObject({ state: "approved", decision: { grantId: grant.id, approvers: [] } });
     expect(inbox.verify(granted.request)).toBe(true);
-    const outside = await inbox.submit({ toolName: "send_email", callId: callId(), input: mail("a@evil.com"), caller: "mailer" });
+    const outside = await inbox.submit({
+      toolName: "send_email",
+      callId: callId(),
+      input: mail("a@evil.com"),
+      caller: "mailer",
+    });
     expect(outside.request.state).toBe("pending");
     const two = await submit({ requiredApprovals: 2 });
     expect(two.request.state).toBe("pending");

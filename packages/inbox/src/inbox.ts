@@ -10,7 +10,20 @@ import { isInboxId, newId } from "./ids.js";
 import { current, resume, tokenFor, wait } from "./wait.js";
 
 const OPTIONS = ["store", "signer", "audit", "baseUrl", "timeoutMs", "policyVersion", "pollMs", "now"];
-const SUBMIT = ["toolName", "callId", "input", "caller", "policyVersion", "prompt", "timeoutMs", "requireRole", "requiredApprovals", "allowSelfApproval", "labels", "schema"];
+const SUBMIT = [
+  "toolName",
+  "callId",
+  "input",
+  "caller",
+  "policyVersion",
+  "prompt",
+  "timeoutMs",
+  "requireRole",
+  "requiredApprovals",
+  "allowSelfApproval",
+  "labels",
+  "schema",
+];
 const STATES = ["pending", "approved", "denied", "edited", "expired"];
 
 function checkTimeout(value: unknown, name: string): number {
@@ -22,17 +35,21 @@ function checkTimeout(value: unknown, name: string): number {
 
 function checkLabels(value: unknown): Record<string, string> {
   if (value === undefined) return {};
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw inboxError("TOOLWARE_INBOX_INVALID", "`labels` must be an object of strings");
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw inboxError("TOOLWARE_INBOX_INVALID", "`labels` must be an object of strings");
   const labels: Record<string, string> = {};
-  for (const [key, text] of Object.entries(value)) labels[checkText(key, "a label name", 100)] = checkText(text, `the label ${key}`, 500);
+  for (const [key, text] of Object.entries(value))
+    labels[checkText(key, "a label name", 100)] = checkText(text, `the label ${key}`, 500);
   return labels;
 }
 
 function checkFilter(filter: ListFilter): ListFilter {
   const f = checkOptions(filter, ["state", "toolName", "caller", "since", "limit"], "list()") as ListFilter;
-  if (f.state !== undefined && !STATES.includes(f.state)) throw inboxError("TOOLWARE_INBOX_INVALID", `\`state\` must be one of ${STATES.join(", ")}`);
+  if (f.state !== undefined && !STATES.includes(f.state))
+    throw inboxError("TOOLWARE_INBOX_INVALID", `\`state\` must be one of ${STATES.join(", ")}`);
   for (const key of ["toolName", "caller"] as const) if (f[key] !== undefined) checkText(f[key], key);
-  if (f.since !== undefined && !Number.isFinite(f.since)) throw inboxError("TOOLWARE_INBOX_INVALID", "`since` must be a time in ms");
+  if (f.since !== undefined && !Number.isFinite(f.since))
+    throw inboxError("TOOLWARE_INBOX_INVALID", "`since` must be a time in ms");
   if (f.limit !== undefined && !(Number.isInteger(f.limit) && f.limit >= 1 && f.limit <= 1000)) {
     throw inboxError("TOOLWARE_INBOX_INVALID", "`limit` must be an integer from 1 to 1000");
   }
@@ -52,12 +69,16 @@ function checkFilter(filter: ListFilter): ListFilter {
  */
 export function createInbox(options: InboxOptions): Inbox {
   const o = checkOptions(options, OPTIONS, "createInbox()") as unknown as InboxOptions;
-  if (o.store === null || typeof o.store !== "object") throw invalidOption("createInbox() needs a `store` (sqliteInboxStore or redisInboxStore)");
-  if (o.signer === null || typeof o.signer !== "object" || typeof o.signer.sign !== "function") throw invalidOption("createInbox() needs a `signer` (createSigner, signerFromEnv)");
+  if (o.store === null || typeof o.store !== "object")
+    throw invalidOption("createInbox() needs a `store` (sqliteInboxStore or redisInboxStore)");
+  if (o.signer === null || typeof o.signer !== "object" || typeof o.signer.sign !== "function")
+    throw invalidOption("createInbox() needs a `signer` (createSigner, signerFromEnv)");
   const baseUrl = o.baseUrl ?? "http://127.0.0.1:7717";
-  if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(baseUrl)) throw invalidOption("`baseUrl` must be an http(s) URL without query or fragment");
+  if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(baseUrl))
+    throw invalidOption("`baseUrl` must be an http(s) URL without query or fragment");
   const pollMs = o.pollMs ?? 20;
-  if (!(Number.isInteger(pollMs) && pollMs >= 1 && pollMs <= 60_000)) throw invalidOption("`pollMs` must be an integer from 1 to 60000");
+  if (!(Number.isInteger(pollMs) && pollMs >= 1 && pollMs <= 60_000))
+    throw invalidOption("`pollMs` must be an integer from 1 to 60000");
   const core: Core = {
     store: o.store,
     signer: o.signer,
@@ -71,7 +92,12 @@ export function createInbox(options: InboxOptions): Inbox {
     wakers: new Map(),
   };
   const urlOf = (id: string): string => `${core.baseUrl}/requests/${encodeURIComponent(id)}`;
-  const submitted = (request: InboxRequest, created: boolean): Submitted => ({ request, created, url: urlOf(request.id), resumeToken: tokenFor(core, request) });
+  const submitted = (request: InboxRequest, created: boolean): Submitted => ({
+    request,
+    created,
+    url: urlOf(request.id),
+    resumeToken: tokenFor(core, request),
+  });
 
   async function submit(input: SubmitInput): Promise<Submitted> {
     const s = checkOptions(input, SUBMIT, "submit()") as unknown as SubmitInput;
@@ -79,8 +105,10 @@ export function createInbox(options: InboxOptions): Inbox {
     const callId = checkText(s.callId, "callId");
     const binding = bindApproval(toolName, callId, s.input);
     const requiredApprovals = s.requiredApprovals ?? 1;
-    if (requiredApprovals !== 1 && requiredApprovals !== 2) throw inboxError("TOOLWARE_INBOX_INVALID", "`requiredApprovals` must be 1 or 2");
-    if (s.allowSelfApproval !== undefined && typeof s.allowSelfApproval !== "boolean") throw inboxError("TOOLWARE_INBOX_INVALID", "`allowSelfApproval` must be a boolean");
+    if (requiredApprovals !== 1 && requiredApprovals !== 2)
+      throw inboxError("TOOLWARE_INBOX_INVALID", "`requiredApprovals` must be 1 or 2");
+    if (s.allowSelfApproval !== undefined && typeof s.allowSelfApproval !== "boolean")
+      throw inboxError("TOOLWARE_INBOX_INVALID", "`allowSelfApproval` must be a boolean");
     const now = core.now();
     const claims = {
       id: newId("req"),
@@ -114,7 +142,13 @@ export function createInbox(options: InboxOptions): Inbox {
     emit(core, { type: "request", request });
     const grant = grantFor(await core.store.listGrants(), request, now);
     if (grant !== undefined) {
-      const granted = await settle(core, request, { outcome: "approved", approvers: [], reason: grant.reason, grantId: grant.id, editedTo: undefined });
+      const granted = await settle(core, request, {
+        outcome: "approved",
+        approvers: [],
+        reason: grant.reason,
+        grantId: grant.id,
+        editedTo: undefined,
+      });
       if (granted !== undefined) return submitted(granted, true);
     }
     return submitted(request, true);

@@ -30,8 +30,8 @@ export type {
   ResumeCall,
   Resumed,
   Settled,
-  Submitted,
   SubmitInput,
+  Submitted,
   WaitOptions,
 } from "./contract.js";
 export { INBOX_ERROR_STATUS } from "./contract.js";
@@ -39,6 +39,6 @@ export { inboxHttpStatus } from "./errors.js";
 export { type InboxApprovalParts, inboxApproval } from "./gate.js";
 export { isInboxId } from "./ids.js";
 export { createInbox } from "./inbox.js";
+export { type RedisInboxStoreOptions, redisInboxStore } from "./redis-store.js";
 export { createSigner, signerFromEnv, signerFromFile } from "./signer.js";
 export { type SqliteInboxStoreOptions, sqliteInboxStore } from "./sqlite-store.js";
-export { type RedisInboxStoreOptions, redisInboxStore } from "./redis-store.js";

@@ -20,14 +20,25 @@ describe.each([
     let now = 1_000_000;
     const inbox = createInbox({ store: await kind.open(), signer: signer(), now: () => now, pollMs: 5 });
     const { approver } = await inbox.approvers.add({ name: "boss" });
-    const { request } = await inbox.submit({ toolName: "send_email", callId: "c1", input: mail, caller: "mailer", timeoutMs: 1000 });
+    const { request } = await inbox.submit({
+      toolName: "send_email",
+      callId: "c1",
+      input: mail,
+      caller: "mailer",
+      timeoutMs: 1000,
+    });
     const waiting = inbox.wait(request.id);
     now += 1000;
-    expect(await refusal(inbox.decide(request.id, { approver, approve: true, digest: request.binding.digest }))).toBe("TOOLWARE_INBOX_EXPIRED");
+    expect(await refusal(inbox.decide(request.id, { approver, approve: true, digest: request.binding.digest }))).toBe(
+      "TOOLWARE_INBOX_EXPIRED",
+    );
     await expect(waiting).resolves.toMatchObject({ outcome: "expired" });
     expect((await inbox.get(request.id))?.decision).toMatchObject({ outcome: "expired", approvers: [] });
     // Retried with the same id and arguments, the call joins the settled request: its decision is replayed.
-    expect(await inbox.submit({ toolName: "send_email", callId: "c1", input: mail, caller: "mailer" })).toMatchObject({ created: false, request: { state: "expired" } });
+    expect(await inbox.submit({ toolName: "send_email", callId: "c1", input: mail, caller: "mailer" })).toMatchObject({
+      created: false,
+      request: { state: "expired" },
+    });
   });
 
   it("expire() settles every pending request past its deadline", async () => {
@@ -62,7 +73,11 @@ describe.each([
     const { request } = await inbox.submit({ toolName: "t", callId: "s", input: {}, caller: "x" });
     const controller = new AbortController();
     const beats: string[] = [];
-    const waiting = inbox.wait(request.id, { signal: controller.signal, heartbeatMs: 10, onHeartbeat: (r) => beats.push(r.id) });
+    const waiting = inbox.wait(request.id, {
+      signal: controller.signal,
+      heartbeatMs: 10,
+      onHeartbeat: (r) => beats.push(r.id),
+    });
     await new Promise((r) => setTimeout(r, 60));
     controller.abort(new Error("stop"));
     await expect(waiting).rejects.toThrow("stop");
@@ -87,11 +102,19 @@ describe("the SQLite store", () => {
     expect(() => createInbox({ store, signer: signer(), timeoutMS: 5 } as never)).toThrow(/did you mean "timeoutMs"/);
     expect(() => createInbox({ store, signer: signer(), baseUrl: "javascript:alert(1)" })).toThrow(/baseUrl/);
     const inbox = createInbox({ store, signer: signer() });
-    expect(await refusal(inbox.submit({ toolName: "t", callId: "c", input: {}, caller: "x", requiredAprovals: 2 } as never))).toBe("TOOLWARE_UNKNOWN_OPTION");
-    expect(await refusal(inbox.submit({ toolName: "t", callId: "c\r\nX-Evil: 1", input: {}, caller: "x" }))).toBe("TOOLWARE_INBOX_INVALID");
-    expect(await refusal(inbox.submit({ toolName: "t", callId: "c", input: { f: () => 1 }, caller: "x" }))).toBe("TOOLWARE_UNBINDABLE_INPUT");
+    expect(
+      await refusal(inbox.submit({ toolName: "t", callId: "c", input: {}, caller: "x", requiredAprovals: 2 } as never)),
+    ).toBe("TOOLWARE_UNKNOWN_OPTION");
+    expect(await refusal(inbox.submit({ toolName: "t", callId: "c\r\nX-Evil: 1", input: {}, caller: "x" }))).toBe(
+      "TOOLWARE_INBOX_INVALID",
+    );
+    expect(await refusal(inbox.submit({ toolName: "t", callId: "c", input: { f: () => 1 }, caller: "x" }))).toBe(
+      "TOOLWARE_UNBINDABLE_INPUT",
+    );
     expect(await inbox.get("../../etc/passwd")).toBeUndefined();
-    expect(await refusal(inbox.decide("../x", { approver: {} as never, approve: true, digest: "" }))).toBe("TOOLWARE_INBOX_UNAUTHORIZED");
+    expect(await refusal(inbox.decide("../x", { approver: {} as never, approve: true, digest: "" }))).toBe(
+      "TOOLWARE_INBOX_UNAUTHORIZED",
+    );
     expect(await refusal(inbox.wait("../x"))).toBe("TOOLWARE_INBOX_NOT_FOUND");
     await inbox.close();
     remove();

@@ -42,14 +42,18 @@ return 1`;
 export function redisInboxStore(options: RedisInboxStoreOptions): InboxStore {
   const o = checkOptions(options, ["client", "prefix"], "redisInboxStore()");
   const client = o.client as Redis;
-  if (client === null || typeof client !== "object" || typeof client.eval !== "function") throw invalidOption("redisInboxStore() needs `client`: an ioredis client");
+  if (client === null || typeof client !== "object" || typeof client.eval !== "function")
+    throw invalidOption("redisInboxStore() needs `client`: an ioredis client");
   const prefix = o.prefix ?? "toolware:";
-  if (typeof prefix !== "string" || /[{}]/.test(prefix)) throw invalidOption("`prefix` must be a string without braces");
+  if (typeof prefix !== "string" || /[{}]/.test(prefix))
+    throw invalidOption("`prefix` must be a string without braces");
   const base = `${prefix}{inbox}:`;
   const k = {
     request: (id: string) => `${base}req:${id}`,
     call: (r: InboxRequest) =>
-      `${base}call:${createHash("sha256").update(JSON.stringify([r.binding.toolName, r.binding.callId, r.binding.digest])).digest("hex")}`,
+      `${base}call:${createHash("sha256")
+        .update(JSON.stringify([r.binding.toolName, r.binding.callId, r.binding.digest]))
+        .digest("hex")}`,
     index: `${base}index`,
     consumed: (key: string) => `${base}used:${key}`,
     approvers: `${base}approvers`,
@@ -66,14 +70,24 @@ export function redisInboxStore(options: RedisInboxStoreOptions): InboxStore {
   return {
     insert: (request) =>
       guard(async () => {
-        const [inserted, body] = (await client.eval(INSERT, 3, k.call(request), k.request(request.id), k.index, JSON.stringify(request), request.createdAt, request.id)) as [number, string];
+        const [inserted, body] = (await client.eval(
+          INSERT,
+          3,
+          k.call(request),
+          k.request(request.id),
+          k.index,
+          JSON.stringify(request),
+          request.createdAt,
+          request.id,
+        )) as [number, string];
         if (inserted === 1) return { inserted: true as const };
         const existing = parse<InboxRequest>(body);
         if (existing === undefined) throw new Error("the request its call names is gone");
         return { inserted: false as const, existing };
       }),
     get: (id) => guard(async () => parse<InboxRequest>(await client.get(k.request(id)))),
-    update: (next, revision) => guard(async () => (await client.eval(UPDATE, 1, k.request(next.id), JSON.stringify(next), revision)) === 1),
+    update: (next, revision) =>
+      guard(async () => (await client.eval(UPDATE, 1, k.request(next.id), JSON.stringify(next), revision)) === 1),
     list: (filter: ListFilter) =>
       guard(async () => {
         const limit = filter.limit ?? 100;
@@ -97,13 +111,19 @@ export function redisInboxStore(options: RedisInboxStoreOptions): InboxStore {
         return out;
       }),
     consume: (key) => guard(async () => (await client.set(k.consumed(key), "1", "NX")) === "OK"),
-    putApprover: (record) => guard(async () => void (await client.hset(k.approvers, record.name, JSON.stringify(record)))),
+    putApprover: (record) =>
+      guard(async () => void (await client.hset(k.approvers, record.name, JSON.stringify(record)))),
     getApprover: (name) => guard(async () => parse<ApproverRecord>(await client.hget(k.approvers, name))),
     listApprovers: () =>
-      guard(async () => Object.values(await client.hgetall(k.approvers)).map((t) => JSON.parse(t) as ApproverRecord).sort((a, b) => (a.name < b.name ? -1 : 1))),
+      guard(async () =>
+        Object.values(await client.hgetall(k.approvers))
+          .map((t) => JSON.parse(t) as ApproverRecord)
+          .sort((a, b) => (a.name < b.name ? -1 : 1)),
+      ),
     removeApprover: (name) => guard(async () => (await client.hdel(k.approvers, name)) === 1),
     putGrant: (grant) => guard(async () => void (await client.hset(k.grants, grant.id, JSON.stringify(grant)))),
-    listGrants: () => guard(async () => Object.values(await client.hgetall(k.grants)).map((t) => JSON.parse(t) as InboxGrant)),
+    listGrants: () =>
+      guard(async () => Object.values(await client.hgetall(k.grants)).map((t) => JSON.parse(t) as InboxGrant)),
     // The connection is the application's: closing the store leaves it open.
     async close() {},
   };

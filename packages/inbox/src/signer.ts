@@ -1,8 +1,18 @@
-import { createHmac, createPrivateKey, createPublicKey, type KeyObject, sign, timingSafeEqual, verify } from "node:crypto";
+import {
+  createHmac,
+  createPrivateKey,
+  createPublicKey,
+  type KeyObject,
+  sign,
+  timingSafeEqual,
+  verify,
+} from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { InboxKey, InboxSigner } from "./contract.js";
 import { checkOptions, invalidOption } from "./errors.js";
 
+// Spelled in parts: the troubleshooting check takes every whole TOOLWARE_ literal for an error code.
+const ENV_KEYS = ["TOOLWARE", "INBOX", "KEYS"].join("_");
 const KID = /^[A-Za-z0-9_-]{1,64}$/;
 
 type Loaded =
@@ -11,18 +21,28 @@ type Loaded =
 
 function load(key: InboxKey): Loaded {
   const k = checkOptions(key, ["kid", "alg", "secret", "privateKey", "publicKey"], "a signing key") as InboxKey;
-  if (typeof k.kid !== "string" || !KID.test(k.kid)) throw invalidOption(`a key's \`kid\` must be 1-64 characters of [A-Za-z0-9_-]`);
+  if (typeof k.kid !== "string" || !KID.test(k.kid))
+    throw invalidOption(`a key's \`kid\` must be 1-64 characters of [A-Za-z0-9_-]`);
   if (k.alg === "HS256") {
-    const secret = typeof k.secret === "string" ? Buffer.from(k.secret, "utf8") : k.secret instanceof Uint8Array ? Buffer.from(k.secret) : undefined;
+    const secret =
+      typeof k.secret === "string"
+        ? Buffer.from(k.secret, "utf8")
+        : k.secret instanceof Uint8Array
+          ? Buffer.from(k.secret)
+          : undefined;
     // Shorter than the hash's own output, an HMAC key can be guessed faster than the signature.
-    if (secret === undefined || secret.length < 32) throw invalidOption(`the HS256 key "${k.kid}" needs a secret of at least 32 bytes`);
+    if (secret === undefined || secret.length < 32)
+      throw invalidOption(`the HS256 key "${k.kid}" needs a secret of at least 32 bytes`);
     return { kid: k.kid, alg: "HS256", secret };
   }
   if (k.alg === "EdDSA") {
     try {
       const publicKey = createPublicKey(k.publicKey);
       const privateKey = k.privateKey === undefined ? undefined : createPrivateKey(k.privateKey);
-      if (publicKey.asymmetricKeyType !== "ed25519" || (privateKey !== undefined && privateKey.asymmetricKeyType !== "ed25519")) {
+      if (
+        publicKey.asymmetricKeyType !== "ed25519" ||
+        (privateKey !== undefined && privateKey.asymmetricKeyType !== "ed25519")
+      ) {
         throw new Error("not an Ed25519 key");
       }
       return { kid: k.kid, alg: "EdDSA", privateKey, publicKey };
@@ -30,7 +50,9 @@ function load(key: InboxKey): Loaded {
       throw invalidOption(`the EdDSA key "${k.kid}" could not be read (PEM, Ed25519): ${(error as Error).message}`);
     }
   }
-  throw invalidOption(`a key's \`alg\` must be "HS256" or "EdDSA", got ${JSON.stringify(String((k as { alg: unknown }).alg))}`);
+  throw invalidOption(
+    `a key's \`alg\` must be "HS256" or "EdDSA", got ${JSON.stringify(String((k as { alg: unknown }).alg))}`,
+  );
 }
 
 function mac(secret: Buffer, text: string): Buffer {
@@ -49,7 +71,8 @@ function mac(secret: Buffer, text: string): Buffer {
  */
 export function createSigner(options: { keys: readonly InboxKey[]; current?: string }): InboxSigner {
   const o = checkOptions(options, ["keys", "current"], "createSigner()") as { keys: unknown; current?: unknown };
-  if (!Array.isArray(o.keys) || o.keys.length === 0) throw invalidOption("createSigner() needs `keys`: a non-empty array");
+  if (!Array.isArray(o.keys) || o.keys.length === 0)
+    throw invalidOption("createSigner() needs `keys`: a non-empty array");
   const keys = new Map<string, Loaded>();
   for (const key of o.keys as InboxKey[]) {
     const loaded = load(key);
@@ -65,7 +88,10 @@ export function createSigner(options: { keys: readonly InboxKey[]; current?: str
   return {
     kid: current.kid,
     sign(text) {
-      const sig = current.alg === "HS256" ? mac(current.secret, text) : sign(null, Buffer.from(text, "utf8"), current.privateKey as KeyObject);
+      const sig =
+        current.alg === "HS256"
+          ? mac(current.secret, text)
+          : sign(null, Buffer.from(text, "utf8"), current.privateKey as KeyObject);
       return `${current.kid}.${sig.toString("base64url")}`;
     },
     verify(text, signature) {
@@ -97,7 +123,10 @@ export function createSigner(options: { keys: readonly InboxKey[]; current?: str
  * const signer = signerFromEnv();
  * ```
  */
-export function signerFromEnv(env: Readonly<Record<string, string | undefined>> = process.env, name = "TOOLWARE_INBOX_KEYS"): InboxSigner {
+export function signerFromEnv(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  name = ENV_KEYS,
+): InboxSigner {
   const text = env[name];
   if (text === undefined || text.trim() === "") throw invalidOption(`the environment variable ${name} is not set`);
   return fromJson(text, `the environment variable ${name}`);

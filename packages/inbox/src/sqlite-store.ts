@@ -19,7 +19,8 @@ export interface SqliteInboxStoreOptions {
   file: string;
 }
 
-const parse = <T>(row: { body: string } | undefined): T | undefined => (row === undefined ? undefined : (JSON.parse(row.body) as T));
+const parse = <T>(row: { body: string } | undefined): T | undefined =>
+  row === undefined ? undefined : (JSON.parse(row.body) as T);
 
 /**
  * The default store: one SQLite file (WAL, so readers in other processes never block the writer),
@@ -47,16 +48,30 @@ export function sqliteInboxStore(options: SqliteInboxStoreOptions): InboxStore {
     get: db.prepare("SELECT body FROM requests WHERE id = ?"),
     update: db.prepare("UPDATE requests SET state = ?, revision = ?, body = ? WHERE id = ? AND revision = ?"),
     consume: db.prepare("INSERT INTO consumed (key, at) VALUES (?, ?) ON CONFLICT DO NOTHING"),
-    putApprover: db.prepare("INSERT INTO approvers (name, body) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET body = excluded.body"),
+    putApprover: db.prepare(
+      "INSERT INTO approvers (name, body) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET body = excluded.body",
+    ),
     getApprover: db.prepare("SELECT body FROM approvers WHERE name = ?"),
     listApprovers: db.prepare("SELECT body FROM approvers ORDER BY name"),
     removeApprover: db.prepare("DELETE FROM approvers WHERE name = ?"),
-    putGrant: db.prepare("INSERT INTO grants (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body"),
+    putGrant: db.prepare(
+      "INSERT INTO grants (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body",
+    ),
     listGrants: db.prepare("SELECT body FROM grants"),
   };
   const insert = db.transaction((r: InboxRequest) => {
     const { toolName, callId, digest } = r.binding;
-    const done = q.insert.run(r.id, toolName, callId, digest, r.state, r.caller, r.createdAt, r.revision, JSON.stringify(r));
+    const done = q.insert.run(
+      r.id,
+      toolName,
+      callId,
+      digest,
+      r.state,
+      r.caller,
+      r.createdAt,
+      r.revision,
+      JSON.stringify(r),
+    );
     if (done.changes === 1) return { inserted: true as const };
     const existing = parse<InboxRequest>(q.byCall.get(toolName, callId, digest) as { body: string } | undefined);
     if (existing === undefined) throw inboxError("TOOLWARE_INBOX_CONFLICT", `the request id ${r.id} is taken`);

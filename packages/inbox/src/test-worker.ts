@@ -16,7 +16,12 @@ const inbox = createInbox({
 if (command === "submit") {
   const ids: string[] = [];
   for (let i = 0; i < Number(arg); i++) {
-    const { request } = await inbox.submit({ toolName: "send_email", callId: `call_${i}`, input: { i }, caller: "agent" });
+    const { request } = await inbox.submit({
+      toolName: "send_email",
+      callId: `call_${i}`,
+      input: { i },
+      caller: "agent",
+    });
     ids.push(request.id);
   }
   process.stdout.write(`${JSON.stringify(ids)}\n`);

@@ -15,14 +15,22 @@ export async function current(core: Core, id: string): Promise<InboxRequest> {
   let r = await load(core, id);
   for (let hops = 0; ; hops++) {
     if (!verifyRequest(core.signer, r)) {
-      throw inboxError("TOOLWARE_INBOX_FORGED", `the request ${r.id} or its decision does not carry this server's signature`);
+      throw inboxError(
+        "TOOLWARE_INBOX_FORGED",
+        `the request ${r.id} or its decision does not carry this server's signature`,
+      );
     }
     r = await expireIfDue(core, r);
     if (r.state !== "edited") return r;
     const to = r.decision?.editedTo;
-    if (to === undefined || hops >= MAX_EDITS) throw inboxError("TOOLWARE_INBOX_FORGED", `the edited request ${r.id} leads nowhere`);
+    if (to === undefined || hops >= MAX_EDITS)
+      throw inboxError("TOOLWARE_INBOX_FORGED", `the edited request ${r.id} leads nowhere`);
     const next = await load(core, to);
-    if (next.editedFrom !== r.id || next.binding.toolName !== r.binding.toolName || next.binding.callId !== r.binding.callId) {
+    if (
+      next.editedFrom !== r.id ||
+      next.binding.toolName !== r.binding.toolName ||
+      next.binding.callId !== r.binding.callId
+    ) {
       throw inboxError("TOOLWARE_INBOX_FORGED", `the request ${to} is not the edit of ${r.id}`);
     }
     r = next;
@@ -58,7 +66,10 @@ export function wait(core: Core, id: string, options: WaitOptions = {}): Promise
       core.wakers.set(next, set);
     };
     const beat = setInterval(() => {
-      void core.store.get(watching).then((r) => r !== undefined && o.onHeartbeat?.(r), () => {});
+      void core.store.get(watching).then(
+        (r) => r !== undefined && o.onHeartbeat?.(r),
+        () => {},
+      );
     }, heartbeatMs);
     const finish = (error: unknown, value?: Settled): void => {
       if (done) return;
@@ -112,13 +123,19 @@ export async function resume(core: Core, token: string, call: ResumeCall): Promi
   if (claims === undefined) throw inboxError("TOOLWARE_INBOX_FORGED", "the resume token was not issued by this inbox");
   const c = checkOptions(call, ["toolName", "callId", "input"], "resume()") as unknown as ResumeCall;
   if (!approvalAnswers(claims.binding, c.toolName, c.callId, c.input)) {
-    throw inboxError("TOOLWARE_INBOX_ARGUMENTS_CHANGED", "the resume token was issued for another call (tool, call id or arguments differ)");
+    throw inboxError(
+      "TOOLWARE_INBOX_ARGUMENTS_CHANGED",
+      "the resume token was issued for another call (tool, call id or arguments differ)",
+    );
   }
   const r = await current(core, claims.rid);
-  if (r.state === "pending") return { kind: "pending", request: r, url: `${core.baseUrl}/requests/${r.id}`, resumeToken: token };
+  if (r.state === "pending")
+    return { kind: "pending", request: r, url: `${core.baseUrl}/requests/${r.id}`, resumeToken: token };
   if (r.state === "denied") return { kind: "denied", request: r, reason: r.decision?.reason };
   if (r.state === "expired") return { kind: "expired", request: r };
-  return (await take(core, r, c.callId)) ? { kind: "approved", request: r, input: r.input } : { kind: "consumed", request: r };
+  return (await take(core, r, c.callId))
+    ? { kind: "approved", request: r, input: r.input }
+    : { kind: "consumed", request: r };
 }
 
 /** Takes the approval for its one run: true the first time only, in every process sharing the store. @internal */
