@@ -352,7 +352,7 @@ export interface InboxOptions {
   /** Default deadline of a request. Default 300 000 ms. */
   readonly timeoutMs?: number;
   readonly policyVersion?: string;
-  /** How often a waiting call looks at the store for a decision made by another process. Default 20 ms. */
+  /** How often a waiting call looks at the store for a decision made by another process. Default 10 ms. */
   readonly pollMs?: number;
   /** The clock (tests). Default `Date.now`. */
   readonly now?: () => number;

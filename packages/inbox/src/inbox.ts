@@ -76,7 +76,7 @@ export function createInbox(options: InboxOptions): Inbox {
   const baseUrl = o.baseUrl ?? "http://127.0.0.1:7717";
   if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(baseUrl))
     throw invalidOption("`baseUrl` must be an http(s) URL without query or fragment");
-  const pollMs = o.pollMs ?? 20;
+  const pollMs = o.pollMs ?? 10;
   if (!(Number.isInteger(pollMs) && pollMs >= 1 && pollMs <= 60_000))
     throw invalidOption("`pollMs` must be an integer from 1 to 60000");
   const core: Core = {
