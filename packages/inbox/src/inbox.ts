@@ -170,7 +170,8 @@ export function createInbox(options: InboxOptions): Inbox {
     list: async (filter = {}) => core.store.list(checkFilter(filter)),
     decide: (id, decision) => decide(core, id, decision),
     edit: (id, input) => edit(core, id, input),
-    wait: (id, waitOptions) => wait(core, id, waitOptions),
+    // A promise-returning method rejects, never throws, for a mistaken option too.
+    wait: async (id, waitOptions) => wait(core, id, waitOptions),
     resume: (token, call) => resume(core, token, call),
     verify: (request) => verifyRequest(core.signer, request),
     async expire() {
