@@ -1,4 +1,5 @@
-import Database from "better-sqlite3";
+import { createRequire } from "node:module";
+import type BetterSqlite3 from "better-sqlite3";
 import type { ApproverRecord, InboxGrant, InboxRequest, InboxStore, ListFilter } from "./contract.js";
 import { checkOptions, inboxError, invalidOption } from "./errors.js";
 
@@ -12,6 +13,17 @@ CREATE TABLE IF NOT EXISTS consumed (key TEXT PRIMARY KEY, at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS approvers (name TEXT PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS grants (id TEXT PRIMARY KEY, body TEXT NOT NULL);
 `;
+
+// Loaded when a SQLite store is made: an inbox on Redis needs no native SQLite build.
+function openDriver(): typeof BetterSqlite3 {
+  try {
+    return createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
+  } catch (error) {
+    throw invalidOption(
+      `sqliteInboxStore() needs the package better-sqlite3 12.x (npm install better-sqlite3@12): ${(error as Error).message}`,
+    );
+  }
+}
 
 /** Options of {@link sqliteInboxStore}. */
 export interface SqliteInboxStoreOptions {
@@ -34,7 +46,7 @@ const parse = <T>(row: { body: string } | undefined): T | undefined =>
 export function sqliteInboxStore(options: SqliteInboxStoreOptions): InboxStore {
   const o = checkOptions(options, ["file"], "sqliteInboxStore()");
   if (typeof o.file !== "string" || o.file === "") throw invalidOption("sqliteInboxStore() needs `file`: a path");
-  const db = new Database(o.file);
+  const db = new (openDriver())(o.file);
   db.pragma("journal_mode = WAL");
   // Two processes writing at once wait for each other rather than fail at once.
   db.pragma("busy_timeout = 5000");
