@@ -1,6 +1,6 @@
 /**
  * Where an approval pack keeps the decisions a human asked it to remember ("always", "never").
- * Keys are the tool name, or the tool name and the canonical JSON of the input, as `remember`
+ * Keys are the tool name, or the tool name and the digest of the input (`digestArguments`), as `remember`
  * says. Every method may answer with a plain value or a promise. A store that throws or rejects
  * in `get` makes the gate block the call (it fails closed); one that fails in `set` loses the
  * memory, not the decision (the call goes on as the human said).
