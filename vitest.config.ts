@@ -22,7 +22,7 @@ export default defineConfig({
     coverage: {
       provider: "v8",
       include: ["packages/*/src/**/*.ts"],
-      exclude: ["**/*.test.ts", "**/*.test-d.ts", "**/test-fixtures.ts", "**/*.d.ts"],
+      exclude: ["**/*.test.ts", "**/*.test-d.ts", "**/test-fixtures.ts", "**/test-worker.ts", "**/*.d.ts"],
       reporter: ["text-summary", "text"],
       reportOnFailure: true,
       thresholds: { statements: 92, branches: 87, functions: 94, lines: 94 },

@@ -27,6 +27,7 @@ const JOBS: Record<string, readonly string[]> = {
   redis: ["stores"],
   cedar: ["decide"],
   "policy-check": ["1000"],
+  inbox: ["latency"],
 };
 const SUITES = Object.keys(JOBS);
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -107,13 +108,38 @@ function runProcess(args: readonly string[]): Promise<SuiteResult> {
   });
 }
 
+// The inbox's latency is mostly waiting (a store round trip, a poll), not CPU: it runs its own
+// wall-clock script under tsx (the native SQLite binding is not part of the transpiled bench) and
+// its table goes at the end of the results.
+function runInboxLatency(): string {
+  const tsx = join(benchDir, "..", "node_modules/tsx/dist/cli.mjs");
+  const script = join(benchDir, "src/inbox/latency.ts");
+  const run = spawnSync(
+    process.execPath,
+    [tsx, "--conditions", "@toolware/source", script, values.quick ? "30" : "300"],
+    {
+      cwd: join(benchDir, ".."),
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  if (run.status !== 0) throw new Error(`bench: inbox latency exited with ${run.status}\n${run.stdout}`);
+  process.stderr.write("\n");
+  return run.stdout.trim();
+}
+
 const started = performance.now();
 const loadBefore = loadavg();
 const { suites: suitesDir, coreSrc } = buildBench(values.core === undefined ? {} : { coreSrc: values.core });
 const results: SuiteResult[] = [];
+let inboxTable: string | undefined;
 for (const name of selected) {
   for (const which of JOBS[name] ?? []) {
     process.stderr.write(`bench: ${name} ${which} `);
+    if (name === "inbox") {
+      inboxTable = runInboxLatency();
+      continue;
+    }
     if (name === "redis") {
       const result = await runRedisSuite(suitesDir);
       if (result !== undefined) results.push(result);
@@ -135,7 +161,12 @@ const info = {
   seconds: (performance.now() - started) / 1000,
 };
 console.log(renderConsole(results));
+if (inboxTable !== undefined) console.log(`\n${inboxTable}`);
 if (out !== undefined) {
-  writeFileSync(out, render(info, results));
+  const inbox =
+    inboxTable === undefined
+      ? ""
+      : `\n## inbox: from the decision to the waiting call's tool starting\n\n${inboxTable}\n\n- Wall-clock, loopback: an agent's inbox waits in the approval pack, a second inbox on the same store decides (the default 10 ms poll), the tool records when it starts. \`npx tsx --conditions @toolware/source bench/src/inbox/latency.ts\`.\n`;
+  writeFileSync(out, render(info, results) + inbox);
   console.log(`\nwrote ${relative(process.cwd(), out)}`);
 }

@@ -6,6 +6,12 @@ import * as core from "./index.js";
 // Every runtime value the package exports, each documented in docs/ and in the API reference.
 const RUNTIME_EXPORTS = [
   "Agent",
+  "ApprovalLedger",
+  "approvalAnswers",
+  "bindApproval",
+  "bindingKey",
+  "digestArguments",
+  "sameBinding",
   "Crew",
   "HookFailedError",
   "HookRegistry",
