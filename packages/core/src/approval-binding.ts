@@ -1,5 +1,5 @@
-import { createHash, type Hash } from "node:crypto";
 import { messageOf, ToolwareTypeError } from "./errors.js";
+import { Sha256 } from "./sha256.js";
 
 /**
  * What one approval answers: a call of one tool, by its call id, with exactly these arguments.
@@ -38,7 +38,7 @@ function kindOf(value: unknown): string {
 }
 
 class Canonical {
-  readonly #hash: Hash = createHash("sha256");
+  readonly #hash = new Sha256();
   readonly #stack = new Set<object>();
   #buffer = "";
   #nodes = 0;
@@ -47,8 +47,8 @@ class Canonical {
   digest(value: unknown): string {
     this.#write(VERSION);
     this.#value(value, 0);
-    this.#hash.update(this.#buffer, "utf8");
-    return `sha256:${this.#hash.digest("hex")}`;
+    this.#hash.update(this.#buffer);
+    return `sha256:${this.#hash.hex()}`;
   }
 
   #write(text: string): void {
@@ -56,7 +56,7 @@ class Canonical {
     if (this.#chars > MAX_CHARS) throw unbindable(`they are larger than ${MAX_CHARS} characters`);
     this.#buffer += text;
     if (this.#buffer.length >= FLUSH) {
-      this.#hash.update(this.#buffer, "utf8");
+      this.#hash.update(this.#buffer);
       this.#buffer = "";
     }
   }
