@@ -56,8 +56,11 @@ class Canonical {
     if (this.#chars > MAX_CHARS) throw unbindable(`they are larger than ${MAX_CHARS} characters`);
     this.#buffer += text;
     if (this.#buffer.length >= FLUSH) {
-      this.#hash.update(this.#buffer);
-      this.#buffer = "";
+      // A surrogate pair split between two chunks would encode as two replacement characters.
+      const last = this.#buffer.charCodeAt(this.#buffer.length - 1);
+      const keep = last >= 0xd800 && last <= 0xdbff ? 1 : 0;
+      this.#hash.update(this.#buffer.slice(0, this.#buffer.length - keep));
+      this.#buffer = this.#buffer.slice(this.#buffer.length - keep);
     }
   }
 

@@ -1,63 +1,51 @@
-// SHA-256 (FIPS 180-4) in plain JavaScript, synchronous and incremental. The core loads in every runtime (Node,
-// edge, browsers) and imports no Node module; Web Crypto's digest is asynchronous, and an approval's binding is
-// computed inside synchronous checks, so the core carries its own.
+// SHA-256 (FIPS 180-4) in plain TypeScript: the core loads in any runtime, so it cannot reach for
+// node:crypto, and WebCrypto's digest is asynchronous where a binding must be computed in place.
 
-const K = new Uint32Array([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
-  0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-  0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
-  0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-  0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
-  0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-  0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-  0xc67178f2,
-]);
+function primes(count: number): number[] {
+  const found: number[] = [];
+  for (let n = 2; found.length < count; n++) {
+    if (found.every((p) => n % p !== 0)) found.push(n);
+  }
+  return found;
+}
 
-const INITIAL = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+// The first 32 bits of the fractional parts of the square roots (initial hash) and cube roots (round
+// constants) of the first primes, as the standard defines them.
+const fraction = (x: number): number => ((x - Math.floor(x)) * 2 ** 32) >>> 0;
+const FIRST = primes(64);
+const K = Uint32Array.from(FIRST, (p) => fraction(Math.cbrt(p)));
+const H0 = Uint32Array.from(FIRST.slice(0, 8), (p) => fraction(Math.sqrt(p)));
 
-const encoder = new TextEncoder();
+const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 
-/**
- * An incremental SHA-256: feed it text (hashed as UTF-8) or bytes, then read the hex digest once.
- *
- * @example
- * ```ts
- * new Sha256().update("abc").hex(); // "ba7816bf…f20015ad"
- * ```
- */
+/** An incremental SHA-256 over the UTF-8 bytes of the text it is given. @internal */
 export class Sha256 {
-  readonly #state = Uint32Array.from(INITIAL);
+  readonly #h = Uint32Array.from(H0);
+  readonly #w = new Uint32Array(64);
   readonly #block = new Uint8Array(64);
-  readonly #words = new Uint32Array(64);
+  readonly #encoder = new TextEncoder();
   #filled = 0;
-  // Bytes hashed so far; a double holds byte counts exactly up to 2^53, far beyond any input accepted here.
-  #length = 0;
-  #done = false;
+  #bytes = 0;
 
-  /** Adds text (as UTF-8) or bytes. */
-  update(data: string | Uint8Array): this {
-    if (this.#done) throw new Error("Sha256: update() after hex()");
-    const bytes = typeof data === "string" ? encoder.encode(data) : data;
-    this.#length += bytes.length;
-    let offset = 0;
-    while (offset < bytes.length) {
-      const take = Math.min(64 - this.#filled, bytes.length - offset);
-      this.#block.set(bytes.subarray(offset, offset + take), this.#filled);
+  update(text: string): void {
+    const data = this.#encoder.encode(text);
+    this.#bytes += data.length;
+    let i = 0;
+    while (i < data.length) {
+      const take = Math.min(64 - this.#filled, data.length - i);
+      this.#block.set(data.subarray(i, i + take), this.#filled);
       this.#filled += take;
-      offset += take;
+      i += take;
       if (this.#filled === 64) {
         this.#compress();
         this.#filled = 0;
       }
     }
-    return this;
   }
 
-  /** The digest as 64 lowercase hex digits; the hash cannot be fed afterwards. */
+  /** The digest as 64 lowercase hex digits; the hash cannot be updated after. */
   hex(): string {
-    if (this.#done) throw new Error("Sha256: hex() called twice");
-    this.#done = true;
-    const bits = this.#length * 8;
+    const bits = this.#bytes * 8;
     this.#block[this.#filled++] = 0x80;
     if (this.#filled > 56) {
       this.#block.fill(0, this.#filled);
@@ -66,63 +54,46 @@ export class Sha256 {
     }
     this.#block.fill(0, this.#filled, 56);
     const view = new DataView(this.#block.buffer);
-    view.setUint32(56, Math.floor(bits / 0x1_0000_0000));
+    view.setUint32(56, Math.floor(bits / 2 ** 32));
     view.setUint32(60, bits >>> 0);
     this.#compress();
-    let out = "";
-    for (const word of this.#state) out += word.toString(16).padStart(8, "0");
-    return out;
+    return Array.from(this.#h, (word) => word.toString(16).padStart(8, "0")).join("");
   }
 
   #compress(): void {
-    const w = this.#words;
+    const w = this.#w;
     const b = this.#block;
-    for (let i = 0; i < 16; i++) {
-      w[i] =
-        ((b[i * 4] as number) << 24) |
-        ((b[i * 4 + 1] as number) << 16) |
-        ((b[i * 4 + 2] as number) << 8) |
-        (b[i * 4 + 3] as number);
+    for (let t = 0; t < 16; t++) {
+      w[t] = (b[4 * t]! << 24) | (b[4 * t + 1]! << 16) | (b[4 * t + 2]! << 8) | b[4 * t + 3]!;
     }
-    for (let i = 16; i < 64; i++) {
-      const x = w[i - 15] as number;
-      const y = w[i - 2] as number;
-      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
-      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
-      w[i] = ((w[i - 16] as number) + s0 + (w[i - 7] as number) + s1) >>> 0;
+    for (let t = 16; t < 64; t++) {
+      const x = w[t - 15]!;
+      const y = w[t - 2]!;
+      const s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3);
+      const s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10);
+      w[t] = (w[t - 16]! + s0 + w[t - 7]! + s1) | 0;
     }
-    const s = this.#state;
-    let a = s[0] as number;
-    let bb = s[1] as number;
-    let c = s[2] as number;
-    let d = s[3] as number;
-    let e = s[4] as number;
-    let f = s[5] as number;
-    let g = s[6] as number;
-    let h = s[7] as number;
-    for (let i = 0; i < 64; i++) {
-      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
-      const ch = (e & f) ^ (~e & g);
-      const t1 = (h + S1 + ch + (K[i] as number) + (w[i] as number)) >>> 0;
-      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
-      const maj = (a & bb) ^ (a & c) ^ (bb & c);
-      const t2 = (S0 + maj) >>> 0;
-      h = g;
+    const h = this.#h;
+    let [a, bb, c, d, e, f, g, hh] = [h[0]!, h[1]!, h[2]!, h[3]!, h[4]!, h[5]!, h[6]!, h[7]!];
+    for (let t = 0; t < 64; t++) {
+      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t]! + w[t]!) | 0;
+      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & bb) ^ (a & c) ^ (bb & c))) | 0;
+      hh = g;
       g = f;
       f = e;
-      e = (d + t1) >>> 0;
+      e = (d + t1) | 0;
       d = c;
       c = bb;
       bb = a;
-      a = (t1 + t2) >>> 0;
+      a = (t1 + t2) | 0;
     }
-    s[0] = ((s[0] as number) + a) >>> 0;
-    s[1] = ((s[1] as number) + bb) >>> 0;
-    s[2] = ((s[2] as number) + c) >>> 0;
-    s[3] = ((s[3] as number) + d) >>> 0;
-    s[4] = ((s[4] as number) + e) >>> 0;
-    s[5] = ((s[5] as number) + f) >>> 0;
-    s[6] = ((s[6] as number) + g) >>> 0;
-    s[7] = ((s[7] as number) + h) >>> 0;
+    h[0] = h[0]! + a;
+    h[1] = h[1]! + bb;
+    h[2] = h[2]! + c;
+    h[3] = h[3]! + d;
+    h[4] = h[4]! + e;
+    h[5] = h[5]! + f;
+    h[6] = h[6]! + g;
+    h[7] = h[7]! + hh;
   }
 }
