@@ -217,9 +217,9 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
 }
 
 /**
- * Guards one agent. One the app passed (`given`) and guarded already is refused, whatever the
- * stack; one reached through handoffs (a cycle, a target shared by two agents) and guarded by this
- * stack is shared as it is.
+ * Guards one agent. The agent passed to guardAgent (`given`) and guarded already is refused,
+ * whatever the stack; one reached otherwise (a handoff, a cycle, a target shared by two agents, an
+ * agent of the `agents` option) and guarded by this stack is shared as it is.
  */
 function guardOne(agent: AnyAgent, hooks: ToolHooks, options: GuardAgentOptions<unknown>, given: boolean): void {
   if (!given && guardOf(agent) === hooks) return;
@@ -277,6 +277,7 @@ export function guardAgent<TContext, TOutput extends AgentOutputType>(
   }
   const checked = checkOptions(options) as GuardAgentOptions<unknown>;
   guardOne(agent as unknown as AnyAgent, hooks, checked, true);
-  for (const inner of checked.agents ?? []) guardOne(inner as unknown as AnyAgent, hooks, checked, true);
+  // Agents used as tools may also be reachable from `agent` (a handoff too): guarded once, like a handoff target.
+  for (const inner of checked.agents ?? []) guardOne(inner as unknown as AnyAgent, hooks, checked, false);
   return agent;
 }
