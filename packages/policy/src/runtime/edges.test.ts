@@ -167,3 +167,27 @@ describe("CEL: patterns and expressions of every shape", () => {
     expect(() => compileCondition("args.x.exists(y, y.matches(args.z))")).toThrow(/string literal/);
   });
 });
+
+describe("the dispatcher of a watched policy: failing hooks", () => {
+  it("blocks on a failing hook (fail closed) and names it in the reason", async () => {
+    const file = fileWith(
+      "p.yaml",
+      `version: 1
+default: allow
+rules:
+  - name: limited
+    match: { tools: [t] }
+    packs:
+      timeout: { ms: 20 }
+`,
+    );
+    const policy = await watchPolicy(file, { debounceMs: 0 });
+    policy.close();
+    const hooks = new ToolHooks();
+    hooks.use(policy);
+    const slow = { ...tool("t"), execute: () => new Promise((r) => setTimeout(() => r("late"), 200)) };
+    const out = await hooks.invoke(slow, {});
+    expect(out.status).not.toBe("ok");
+    expect(out.result).toMatch(/timed out|20 ms/);
+  });
+});
