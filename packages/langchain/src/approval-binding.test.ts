@@ -91,7 +91,7 @@ describe("LangGraph interrupt/resume: an answer answers the call it was asked fo
   });
 
   it("a resume that names its call ({ answer, binding }) runs only that call", async () => {
-    const { ran, replaceCall, invoke } = setup("t-bound", { name: "send_email", args: { to: "ann" } });
+    const { ran, invoke } = setup("t-bound", { name: "send_email", args: { to: "ann" } });
     const asked = await invoke(say);
     await invoke(new Command({ resume: { answer: "yes", binding: asked?.binding } }));
     expect(ran).toEqual(["send:ann"]);
