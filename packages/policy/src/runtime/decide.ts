@@ -58,6 +58,9 @@ export type CedarPart = Pick<CedarEngine, "covers" | "decide">;
 export class PolicyDecider {
   readonly #candidates = new Map<string, readonly number[]>();
   readonly #byTool = new WeakMap<object, readonly number[]>();
+  // A strong reference to one tool object at most, which the pack holds anyway through its calls.
+  #lastTool: object | undefined;
+  #lastCandidates: readonly number[] | undefined;
 
   constructor(
     readonly version: number,
@@ -84,10 +87,18 @@ export class PolicyDecider {
 
   /** Decides one call; `toolRef` (the call's tool object) caches which rules can hold for it. */
   decide(facts: CallFacts, toolRef?: object): InternalDecision {
-    let candidates = toolRef === undefined ? undefined : this.#byTool.get(toolRef);
+    let candidates: readonly number[] | undefined;
+    if (toolRef !== undefined) {
+      // Calls come in runs of the same tool: the last one is checked before the WeakMap.
+      candidates = toolRef === this.#lastTool ? this.#lastCandidates : this.#byTool.get(toolRef);
+    }
     if (candidates === undefined) {
       candidates = this.candidates({ name: facts.toolName, tags: facts.tags, destructive: facts.destructive });
       if (toolRef !== undefined) this.#byTool.set(toolRef, candidates);
+    }
+    if (toolRef !== undefined) {
+      this.#lastTool = toolRef;
+      this.#lastCandidates = candidates;
     }
     const matched: string[] = [];
     const matchedIndex: number[] = [];
