@@ -54,12 +54,13 @@ const NONE: never[] = Object.freeze([]) as never[];
 /** Cedar's part in a policy. @internal */
 export type CedarPart = Pick<CedarEngine, "covers" | "decide">;
 
-type Pick3 = { index: number; name: string; reason: string | undefined; source: "rule" | "cedar" };
-
 /** A compiled policy: every rule, the default, and Cedar; decides calls. @internal */
 export class PolicyDecider {
   readonly #candidates = new Map<string, readonly number[]>();
   readonly #byTool = new WeakMap<object, readonly number[]>();
+  // A strong reference to one tool object at most, which the pack holds anyway through its calls.
+  #lastTool: object | undefined;
+  #lastCandidates: readonly number[] | undefined;
 
   constructor(
     readonly version: number,
@@ -86,10 +87,18 @@ export class PolicyDecider {
 
   /** Decides one call; `toolRef` (the call's tool object) caches which rules can hold for it. */
   decide(facts: CallFacts, toolRef?: object): InternalDecision {
-    let candidates = toolRef === undefined ? undefined : this.#byTool.get(toolRef);
+    let candidates: readonly number[] | undefined;
+    if (toolRef !== undefined) {
+      // Calls come in runs of the same tool: the last one is checked before the WeakMap.
+      candidates = toolRef === this.#lastTool ? this.#lastCandidates : this.#byTool.get(toolRef);
+    }
     if (candidates === undefined) {
       candidates = this.candidates({ name: facts.toolName, tags: facts.tags, destructive: facts.destructive });
       if (toolRef !== undefined) this.#byTool.set(toolRef, candidates);
+    }
+    if (toolRef !== undefined) {
+      this.#lastTool = toolRef;
+      this.#lastCandidates = candidates;
     }
     const matched: string[] = [];
     const matchedIndex: number[] = [];
@@ -97,9 +106,13 @@ export class PolicyDecider {
     let shadowIndex: number[] = NONE;
     let cel: ReturnType<typeof celFacts> | undefined;
     let shadowAllow = false;
-    let deny: Pick3 | undefined;
-    let approve: Pick3 | undefined;
-    let allow: Pick3 | undefined;
+    // The first enforced rule of each effect, by index (-1: none), and its reason: no object per call.
+    let deny = -1;
+    let denyReason: string | undefined;
+    let approve = -1;
+    let approveReason: string | undefined;
+    let allow = -1;
+    let allowReason: string | undefined;
     for (const i of candidates) {
       const rule = this.rules[i] as RuntimeRule;
       const m = rule.match;
@@ -130,32 +143,52 @@ export class PolicyDecider {
         } else shadowAllow = true;
         continue;
       }
-      if (effect === "deny") deny ??= { index: i, name: rule.name, reason, source: "rule" };
-      else if (effect === "approve") approve ??= { index: i, name: rule.name, reason, source: "rule" };
-      else allow ??= { index: i, name: rule.name, reason, source: "rule" };
-    }
-    if (deny === undefined && this.cedar?.covers(facts.toolName) === true) {
-      const c = this.cedar.decide(cedarCall(facts));
-      if (c.effect !== "none") {
-        const pick = { index: -2, name: `cedar:${c.policies.join(",")}`, reason: c.reason, source: "cedar" as const };
-        if (this.fallback.shadow && c.effect !== "allow") {
-          if (shadowed === (NONE as ShadowHit[])) shadowed = [];
-          shadowed.push({ rule: pick.name, effect: c.effect, reason: c.reason });
-        } else if (c.effect === "deny") deny = pick;
-        else if (c.effect === "approve") approve ??= pick;
-        else allow ??= pick;
+      if (effect === "deny") {
+        if (deny === -1) {
+          deny = i;
+          denyReason = reason;
+        }
+      } else if (effect === "approve") {
+        if (approve === -1) {
+          approve = i;
+          approveReason = reason;
+        }
+      } else if (allow === -1) {
+        allow = i;
+        allowReason = reason;
       }
     }
-    const chosen = deny ?? approve ?? allow;
+    let cedar: { name: string; effect: "allow" | "deny" | "approve"; reason: string | undefined } | undefined;
+    if (deny === -1 && this.cedar?.covers(facts.toolName) === true) {
+      const c = this.cedar.decide(cedarCall(facts));
+      if (c.effect !== "none") {
+        const name = `cedar:${c.policies.join(",")}`;
+        if (this.fallback.shadow && c.effect !== "allow") {
+          if (shadowed === (NONE as ShadowHit[])) shadowed = [];
+          shadowed.push({ rule: name, effect: c.effect, reason: c.reason });
+        } else if (c.effect === "deny" || (c.effect === "approve" ? approve === -1 : approve === -1 && allow === -1)) {
+          // Cedar's deny wins; its approve or allow counts only where no rule of that rank (or above) decided.
+          cedar = { name, effect: c.effect, reason: c.reason };
+        }
+      }
+    }
     const f = this.fallback;
     let effect: "allow" | "deny" | "approve" = f.effect;
     let rule = "default";
     let source: PolicyCallDecision["source"] = "default";
     let reason = f.reason;
     let index = -1;
-    if (chosen !== undefined) {
-      effect = chosen === deny ? "deny" : chosen === approve ? "approve" : "allow";
-      ({ name: rule, source, reason, index } = chosen);
+    const ruleEffect = deny !== -1 ? "deny" : approve !== -1 ? "approve" : allow !== -1 ? "allow" : undefined;
+    if (cedar !== undefined) {
+      ({ effect, name: rule, reason } = cedar);
+      source = "cedar";
+      index = -2;
+    } else if (ruleEffect !== undefined) {
+      effect = ruleEffect;
+      index = ruleEffect === "deny" ? deny : ruleEffect === "approve" ? approve : allow;
+      reason = ruleEffect === "deny" ? denyReason : ruleEffect === "approve" ? approveReason : allowReason;
+      rule = (this.rules[index] as RuntimeRule).name;
+      source = "rule";
     } else if (f.effect === "deny" && f.shadow) {
       // The default would only have decided when no rule did, in shadow or not.
       if (shadowed.length === 0 && !shadowAllow) shadowed = [{ rule: "default", effect: "deny", reason: f.reason }];

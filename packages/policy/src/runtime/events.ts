@@ -61,6 +61,8 @@ export class Counters {
   calls = 0;
   readonly #rules = new Map<string, RuleCounters>();
   readonly #default = zero();
+  #indexed: readonly { readonly name: string }[] | undefined;
+  #byIndex: (RuleCounters | undefined)[] = [];
 
   of(rule: string): RuleCounters {
     let c = this.#rules.get(rule);
@@ -76,9 +78,28 @@ export class Counters {
     return decision.source === "default" ? this.#default : this.of(decision.rule);
   }
 
-  count(decision: PolicyCallDecision): void {
+  /**
+   * Counts one decision. `rules` (the deciding policy's rule names, by index) lets the counters of a rule be found
+   * by its index instead of its name; they are the same objects either way, so a reload loses no count.
+   */
+  count(
+    decision: PolicyCallDecision & { readonly index: number; readonly matchedIndex: readonly number[] },
+    rules: readonly { readonly name: string }[],
+  ): void {
     this.calls++;
-    for (const name of decision.matched) this.of(name).matched++;
+    if (rules !== this.#indexed) {
+      this.#indexed = rules;
+      this.#byIndex = [];
+    }
+    const byIndex = this.#byIndex;
+    for (const i of decision.matchedIndex) {
+      let c = byIndex[i];
+      if (c === undefined) {
+        c = this.of((rules[i] as { name: string }).name);
+        byIndex[i] = c;
+      }
+      c.matched++;
+    }
     if (decision.effect === "deny") this.deciding(decision).denied++;
     else if (decision.effect === "approve") this.deciding(decision).asked++;
     for (const hit of decision.shadowed) {

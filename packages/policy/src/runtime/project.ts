@@ -135,11 +135,33 @@ export function projectArgs(
     return copy(args, 0, new Meter(budget)) as Record<string, unknown>;
   }
   let asIs = true;
-  const probe = new Meter(budget);
+  // Scalars (the common case: a path, a query, a count) are counted here without a meter; the first value that
+  // is not a scalar gets one, seeded with what was counted so far, so the budget is the same either way.
+  let probe: Meter | undefined;
+  let nodes = 0;
+  let chars = 0;
   for (const key of keys) {
     const d = Object.getOwnPropertyDescriptor(args, key);
     if (d === undefined) continue;
-    if (d.get !== undefined || d.set !== undefined || !plain(d.value, 1, probe)) {
+    if (d.get !== undefined || d.set !== undefined) {
+      asIs = false;
+      break;
+    }
+    const v: unknown = d.value;
+    const t = typeof v;
+    if (probe === undefined && (t === "string" || t === "number" || t === "boolean")) {
+      nodes++;
+      if (t === "string") chars += (v as string).length;
+      if (nodes > budget.maxNodes) throw new Error(`the arguments hold more than ${budget.maxNodes} values`);
+      if (chars > budget.maxChars) throw new Error(`the arguments hold more than ${budget.maxChars} characters`);
+      continue;
+    }
+    if (probe === undefined) {
+      probe = new Meter(budget);
+      probe.nodes = nodes;
+      probe.chars = chars;
+    }
+    if (!plain(v, 1, probe)) {
       asIs = false;
       break;
     }

@@ -70,7 +70,7 @@ export class PolicyRuntime {
       p = { compiled, decision: this.#decide(compiled, ctx) };
       state[this.#key] = p;
       ctx.state.policy = p.decision;
-      this.#record(ctx, p.decision);
+      this.#record(ctx, p.decision, compiled);
     }
     return p;
   }
@@ -89,8 +89,8 @@ export class PolicyRuntime {
     return compiled.decider.decide(new ContextFacts(ctx, caller), ctx.tool);
   }
 
-  #record(ctx: ToolCallHookContext, decision: InternalDecision): void {
-    this.counters.count(decision);
+  #record(ctx: ToolCallHookContext, decision: InternalDecision, compiled: CompiledPolicy): void {
+    this.counters.count(decision, compiled.decider.rules);
     if (!this.events.active && this.#options.onEvent === undefined) return;
     const report = (error: unknown) => ctx.reportError("policy.onEvent", error);
     this.emit({ type: "decision", toolName: ctx.toolName, callId: ctx.callId, decision }, report);
