@@ -30,7 +30,10 @@ export function observePack(registry: Observed, regs: readonly Registration[], o
   };
   for (const [event, fn] of Object.entries(observe) as [string, (payload: unknown) => void][]) {
     const listener = function packObserver(payload: unknown): void {
-      if (stopped || (first !== undefined && !registry._regs.includes(first))) return stopAll();
+      if (stopped || (first !== undefined && !registry._regs.includes(first))) {
+        stopAll();
+        return;
+      }
       const ctx = (payload as { ctx?: ToolCallHookContext } | undefined)?.ctx;
       if (first !== undefined && ctx !== undefined && !applies(first, ctx)) return;
       fn(payload);
