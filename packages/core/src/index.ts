@@ -10,6 +10,7 @@
 
 export {
   adviseDeveloper,
+  announceRefused,
   claimGuard,
   guardOf,
   linkAbort,

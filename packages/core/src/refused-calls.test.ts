@@ -46,6 +46,18 @@ describe("refusedOutcome and the ToolHooks' events", () => {
     expect(end?.ctx.toolRan).toBe(false);
   });
 
+  it("tells no listener without `call`: the call may have been heard already", () => {
+    const hooks = new ToolHooks();
+    const seen: string[] = [];
+    hooks.on("call:start", () => seen.push("start"));
+    hooks.on("call:end", () => seen.push("end"));
+    const outcome = refusedOutcome(hooks, "test", "x", "c", new Error("hook threw"));
+    expect(seen).toEqual([]);
+    expect(outcome.status).toBe("error");
+    refusedOutcome(hooks, "test", "x", "c", new Error("bind threw"), {});
+    expect(seen).toEqual(["start", "end"]);
+  });
+
   it("never hands a listener the value that was sent, whatever it was", () => {
     const hooks = new ToolHooks();
     const inputs: unknown[] = [];
@@ -110,7 +122,7 @@ describe("definePack({ observe })", () => {
     const heard: string[] = [];
     const off = hooks.use(sample("p", heard));
     refuse(hooks, "x");
-    refusedOutcome(hooks, "test", "read_file", "c", new Error("no"));
+    refusedOutcome(hooks, "test", "read_file", "c", new Error("no"), {});
     expect(heard).toEqual(["send_email"]);
     off();
     refuse(hooks, "x");
