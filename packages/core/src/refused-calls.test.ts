@@ -77,6 +77,9 @@ describe("refusedOutcome and the ToolHooks' events", () => {
     for (const input of [proxy, [1, 2], 42, null, undefined, getter]) refuse(hooks, input);
     expect(inputs).toEqual([{}, { arguments: [1, 2] }, { arguments: 42 }, { arguments: null }, {}, { arguments: [1] }]);
     expect(reads).toBe(1);
+    // An object refused for another reason (a failing bind): a plain copy, bigints as strings.
+    refusedOutcome(hooks, "test", "x", "c", new Error("bind failed"), { input: { n: 1n, deep: { a: [1] } } });
+    expect(inputs.at(-1)).toEqual({ n: "1", deep: { a: [1] } });
   });
 
   it("keeps the outcome as it was for any thrown value, listened to or not", () => {
