@@ -23,8 +23,8 @@ export async function jsonBody(c: Context, limit: number): Promise<Record<string
   return value as Record<string, unknown>;
 }
 
-// Stops reading at the limit: a chunked body without a length is never buffered whole.
-async function readUpTo(request: Request, limit: number): Promise<Uint8Array | undefined> {
+/** Reads at most `limit` bytes; undefined past it (a chunked body without a length is never buffered whole). @internal */
+export async function readUpTo(request: Request, limit: number): Promise<Uint8Array | undefined> {
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

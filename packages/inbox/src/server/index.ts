@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import type { Inbox } from "../contract.js";
 import { checkOptions, invalidOption } from "../errors.js";
 import { apiRoutes } from "../http/api.js";
+import { pageRoutes } from "../page/index.js";
 
 /** Options of {@link createInboxServer}. */
 export interface InboxServerOptions {
@@ -82,7 +83,7 @@ export function createInboxServer(options: InboxServerOptions): InboxServer {
     c.header("Cache-Control", "no-store");
   });
   app.route("/api", apiRoutes({ inbox, bodyLimit }));
-  void sessionTtlMs;
+  app.route("/", pageRoutes({ inbox, bodyLimit, sessionTtlMs, secureCookie: o.secureCookie === true, streams }));
   app.notFound((c) => c.json({ error: { code: "TOOLWARE_INBOX_NOT_FOUND", message: "not found" } }, 404));
   return {
     app,
