@@ -111,3 +111,5 @@ function listen(app: Hono, hostname: string, port: number, streams: Set<() => vo
     server.once("error", onError);
   });
 }
+
+export { type InboxWebhookOptions, inboxWebhooks, signWebhook, verifyWebhook } from "../http/webhooks.js";
