@@ -29,7 +29,12 @@ async function measure(open: () => InboxStore): Promise<number[]> {
   const approverSide = createInbox({ store: open(), signer: signer() });
   const { approver } = await approverSide.approvers.add({ name: "bench" });
   let started = 0;
-  const tool = defineTool({ name: "send_email", execute: () => void (started = performance.now()) });
+  const tool = defineTool({
+    name: "send_email",
+    execute: () => {
+      started = performance.now();
+    },
+  });
   const hooks = new ToolHooks();
   hooks.use(approval({ tools: ["send_email"], ...inboxApproval({ inbox: agent, mode: "wait", caller: "agent" }) }));
   let next: ((r: InboxRequest) => void) | undefined;

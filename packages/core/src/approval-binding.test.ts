@@ -112,7 +112,7 @@ describe("digestArguments", () => {
     expect(unbindable({ big: "x".repeat(33 * 1024 * 1024) })).toBe("TOOLWARE_UNBINDABLE_INPUT");
     expect(unbindable({ huge: new Array(2_000_000) })).toBe("TOOLWARE_UNBINDABLE_INPUT");
     // A large but reasonable input still digests, and one character changes it.
-    const file = "y".repeat(2_000_000);
+    const file = "y".repeat(300_000);
     expect(digestArguments({ file })).not.toBe(digestArguments({ file: `${file}z` }));
     // A shared (non-cyclic) object is fine.
     const shared = { k: 1 };
@@ -184,5 +184,40 @@ describe("ApprovalLedger", () => {
     expect(ledger.taken("a")).toBe(false);
     expect(ledger.taken("c")).toBe(true);
     expect(() => new ApprovalLedger(0)).toThrow(expect.objectContaining({ code: "TOOLWARE_INVALID_ARGUMENT" }));
+  });
+});
+
+describe("the digest's SHA-256", () => {
+  it("matches the standard's vectors and node:crypto on any text (UTF-8, block edges)", async () => {
+    const { createHash } = await import("node:crypto");
+    const { Sha256 } = await import("./sha256.js");
+    const hex = (text: string) => {
+      const h = new Sha256();
+      h.update(text);
+      return h.hex();
+    };
+    expect(hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(hex("")).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    for (const n of [55, 56, 63, 64, 65, 119, 120, 1000]) {
+      expect(hex("a".repeat(n))).toBe(createHash("sha256").update("a".repeat(n)).digest("hex"));
+    }
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: "grapheme" }), { maxLength: 5 }), (parts) => {
+        const h = new Sha256();
+        for (const part of parts) h.update(part);
+        expect(h.hex()).toBe(createHash("sha256").update(parts.join(""), "utf8").digest("hex"));
+      }),
+      { numRuns: 200 },
+    );
+    // An emoji astride the 64 Ki-character chunk edge digests as itself.
+    const edge = { s: `${"x".repeat(65_530)}😀` };
+    expect(digestArguments(edge)).toBe(
+      `sha256:${createHash("sha256")
+        .update(`toolware-args-v1\n${JSON.stringify(edge)}`)
+        .digest("hex")}`,
+    );
+    expect(digestArguments({ a: 1 })).toBe(
+      `sha256:${createHash("sha256").update('toolware-args-v1\n{"a":1}').digest("hex")}`,
+    );
   });
 });

@@ -1,5 +1,5 @@
-import { createHash, type Hash } from "node:crypto";
 import { messageOf, ToolwareTypeError } from "./errors.js";
+import { Sha256 } from "./sha256.js";
 
 /**
  * What one approval answers: a call of one tool, by its call id, with exactly these arguments.
@@ -38,7 +38,7 @@ function kindOf(value: unknown): string {
 }
 
 class Canonical {
-  readonly #hash: Hash = createHash("sha256");
+  readonly #hash = new Sha256();
   readonly #stack = new Set<object>();
   #buffer = "";
   #nodes = 0;
@@ -47,8 +47,8 @@ class Canonical {
   digest(value: unknown): string {
     this.#write(VERSION);
     this.#value(value, 0);
-    this.#hash.update(this.#buffer, "utf8");
-    return `sha256:${this.#hash.digest("hex")}`;
+    this.#hash.update(this.#buffer);
+    return `sha256:${this.#hash.hex()}`;
   }
 
   #write(text: string): void {
@@ -56,8 +56,11 @@ class Canonical {
     if (this.#chars > MAX_CHARS) throw unbindable(`they are larger than ${MAX_CHARS} characters`);
     this.#buffer += text;
     if (this.#buffer.length >= FLUSH) {
-      this.#hash.update(this.#buffer, "utf8");
-      this.#buffer = "";
+      // A surrogate pair split between two chunks would encode as two replacement characters.
+      const last = this.#buffer.charCodeAt(this.#buffer.length - 1);
+      const keep = last >= 0xd800 && last <= 0xdbff ? 1 : 0;
+      this.#hash.update(this.#buffer.slice(0, this.#buffer.length - keep));
+      this.#buffer = this.#buffer.slice(this.#buffer.length - keep);
     }
   }
 

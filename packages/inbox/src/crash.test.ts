@@ -2,12 +2,11 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { startRedis } from "../../redis/src/test-utils.js";
 import type { InboxStore } from "./contract.js";
 import { createInbox } from "./inbox.js";
 import { redisInboxStore } from "./redis-store.js";
 import { sqliteInboxStore } from "./sqlite-store.js";
-import { signer, tempDir } from "./test-utils.js";
+import { signer, startRedis, tempDir } from "./test-utils.js";
 
 const root = new URL("../../../", import.meta.url).pathname;
 const tsx = join(root, "node_modules/tsx/dist/cli.mjs");

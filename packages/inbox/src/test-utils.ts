@@ -1,8 +1,9 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { type RedisServer, startRedis } from "../../redis/src/test-utils.js";
 import type { Approver, Inbox, InboxOptions, InboxStore } from "./contract.js";
 import { createInbox } from "./inbox.js";
 import { redisInboxStore } from "./redis-store.js";
@@ -16,6 +17,53 @@ export const signer = () => createSigner({ keys: [{ kid: "k1", alg: "HS256", sec
 export function tempDir(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), "toolware-inbox-"));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A throwaway redis-server on a free loopback port, nothing kept on disk. The tests fail, not skip, without one. */
+export interface RedisServer {
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startRedis(): Promise<RedisServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    {
+      stdio: "ignore",
+    },
+  );
+  const failed = new Promise<never>((_, reject) =>
+    child.once("error", (e) =>
+      reject(new Error(`redis-server could not start (install it: bash scripts/install-redis.sh): ${e.message}`)),
+    ),
+  );
+  // Commands wait in ioredis's queue while it retries the connection: the first PONG means the server is up.
+  const probe = new Redis({ port, host: "127.0.0.1", retryStrategy: () => 20, maxRetriesPerRequest: null });
+  probe.on("error", () => {});
+  await Promise.race([failed, probe.ping()]);
+  probe.disconnect();
+  return {
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGKILL");
+      }),
+  };
 }
 
 /** The stores every shared test runs against: a real SQLite file, a real redis-server. */
