@@ -49,6 +49,24 @@ describe("the JSON API", () => {
     expect(((await one.json()) as { request: { digest: string } }).request.digest).toBe(r.binding.digest);
   });
 
+  it("filters by since and limit, and refuses bad filters", async () => {
+    const r = await submit();
+    const res = await app.request(`/api/requests?since=${r.createdAt}&limit=1&caller=agent-1`, { headers: auth() });
+    const body = (await res.json()) as { requests: { id: string }[] };
+    expect(body.requests).toHaveLength(1);
+    for (const q of ["limit=0", "limit=abc", "state=done", "since=-1"]) {
+      expect((await app.request(`/api/requests?${q}`, { headers: auth() })).status).toBe(400);
+    }
+    expect((await app.request("/api/requests/req_AAAAAAAAAAAAAAAAAAAAAA", { headers: auth() })).status).toBe(404);
+    expect((await app.request("/api/requests/nope", { headers: auth() })).status).toBe(400);
+    expect((await post(`/api/requests/${r.id}/delete`, { digest: r.binding.digest })).status).toBe(404);
+    expect((await post(`/api/requests/${r.id}/approve`, {})).status).toBe(400);
+    const gone = await app.request("/api/grants/grt_AAAAAAAAAAAAAAAAAAAAAA", { method: "DELETE", headers: auth() });
+    expect(gone.status).toBe(404);
+    expect((await post("/api/grants", { toolName: "x", ttlMs: -5 })).status).toBe(400);
+    expect((await app.request("/api/grants?all=1", { headers: auth() })).status).toBe(200);
+  });
+
   it("refuses no token, a wrong token and a token in the URL", async () => {
     expect((await app.request("/api/requests")).status).toBe(401);
     const wrong = await app.request("/api/requests", { headers: { authorization: "Bearer x".padEnd(60, "y") } });

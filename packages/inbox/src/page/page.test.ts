@@ -62,6 +62,27 @@ function send(path: string, s: { cookie: string }, fields: Record<string, string
 }
 
 describe("the page", () => {
+  it("shows one request's page, pending or settled, and ends the session of a removed approver", async () => {
+    await inbox.approvers.add({ name: "temp", roles: ["approver"], token: "temp-token-of-enough-length-0001" });
+    tokens.temp = "temp-token-of-enough-length-0001";
+    const s = await login("temp");
+    const r = await submit();
+    const open = await (await server.app.request(`/requests/${r.id}`, { headers: { cookie: s.cookie } })).text();
+    expect(open).toContain(`data-id="${r.id}"`);
+    await send(`/requests/${r.id}/reject`, s, { digest: r.binding.digest, csrf: s.csrf, reason: "later" });
+    const done = await (await server.app.request(`/requests/${r.id}`, { headers: { cookie: s.cookie } })).text();
+    expect(done).toMatch(/send_email: denied/);
+    const missing = await server.app.request("/requests/req_AAAAAAAAAAAAAAAAAAAAAA", { headers: { cookie: s.cookie } });
+    expect(missing.status).toBe(404);
+    expect((await send("/grants/grt_AAAAAAAAAAAAAAAAAAAAAA/revoke", s, { csrf: s.csrf })).status).toBe(404);
+    expect((await send("/grants/req_AAAAAAAAAAAAAAAAAAAAAA/revoke", s, { csrf: s.csrf })).status).toBe(400);
+    expect((await send(`/requests/${r.id}/delete`, s, { csrf: s.csrf })).status).toBe(404);
+    const notForm = await server.app.request("/logout", { method: "POST", headers: { cookie: s.cookie } });
+    expect(notForm.status).toBe(415);
+    await inbox.approvers.remove("temp");
+    expect((await server.app.request("/grants", { headers: { cookie: s.cookie } })).status).toBe(401);
+  });
+
   it("shows a login form without a session, and refuses a wrong token and a login without its CSRF token", async () => {
     const first = await server.app.request("/");
     expect(first.status).toBe(200);
@@ -200,6 +221,11 @@ describe("the page", () => {
       const r = await submit({ input: { to: "x@example.com", password: "pw-should-not-leak" } });
       while (!text.includes(r.id)) text += new TextDecoder().decode((await reader.read()).value);
       expect(text).toMatch(/event: request/);
+      const boss = await inbox.approvers.authenticate(tokens.boss as string);
+      await inbox.decide(r.id, { approver: boss as never, approve: false, reason: "no", digest: r.binding.digest });
+      await inbox.grants.create({ approver: boss as never, toolName: "lookup", ttlMs: 60_000 });
+      while (!text.includes("grant lookup")) text += new TextDecoder().decode((await reader.read()).value);
+      expect(text).toMatch(/send_email from agent-1: denied by boss/);
       expect(text).not.toContain("pw-should-not-leak");
       await reader.cancel();
     } finally {
