@@ -65,6 +65,9 @@ describe("the JSON API", () => {
     expect(gone.status).toBe(404);
     expect((await post("/api/grants", { toolName: "x", ttlMs: -5 })).status).toBe(400);
     expect((await app.request("/api/grants?all=1", { headers: auth() })).status).toBe(200);
+    const unknown = await app.request("/api/nothing", { headers: auth() });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe("TOOLWARE_INBOX_NOT_FOUND");
   });
 
   it("refuses no token, a wrong token and a token in the URL", async () => {

@@ -121,6 +121,8 @@ export function apiRoutes(settings: ApiSettings): Hono<Env> {
     }
   });
 
+  // Answered here, so an unknown API route never falls through to the page's HTML.
+  api.all("*", (c) => fail(c, 404, "TOOLWARE_INBOX_NOT_FOUND", "no such API route"));
   return api;
 }
 
