@@ -4,6 +4,7 @@ import {
   defineTool,
   notifyOutcome,
   type PerCallBindings,
+  type RefusedCall,
   readArguments,
   refusedOutcome,
   type Tool,
@@ -256,7 +257,8 @@ export class ToolRunner {
       args = readArguments(this.name, input);
       bound = bindCall(this.options.bind, call, "ai-sdk");
     } catch (error) {
-      const failed = this.#failed(call, error);
+      // The call never reached the chain: the ToolHooks' listeners (the audit among them) hear of it here.
+      const failed = this.#failed(call, error, { input });
       return Promise.resolve().then(() => finish(failed));
     }
     // One shape for every call (not a spread of `bound`), so reading the bindings stays monomorphic.
@@ -289,8 +291,8 @@ export class ToolRunner {
   }
 
   /** The outcome of a call that could not start (bad bindings, a throwing `bind`, a bad input). */
-  #failed(call: AiSdkCallContext, error: unknown): ToolCallOutcome {
-    return refusedOutcome(this.hooks, "ai-sdk", this.name, call.toolCallId, error);
+  #failed(call: AiSdkCallContext, error: unknown, refused?: RefusedCall): ToolCallOutcome {
+    return refusedOutcome(this.hooks, "ai-sdk", this.name, call.toolCallId, error, refused);
   }
 
   #mapped(outcome: ToolCallOutcome, id: string): Mapped {

@@ -58,11 +58,18 @@ const MODEL_FIXABLE: ReadonlySet<string> = new Set([
  * `Tool execution failed. Tool: <name>. Error: <reason> (<code>)`. The model reads the reason only
  * when it can fix it (its own arguments); any other reason reads "the call could not be run", and
  * the error itself (with its advice for the developer) stays in `outcome.error` and is reported to
- * the ToolHooks' `onListenerError` under `where`. Never throws, whatever was thrown.
+ * the ToolHooks' `onListenerError` under `where`.
+ *
+ * Given `call` (the call never reached the chain: its arguments were refused, its `bind` failed), the
+ * ToolHooks' listeners hear of it as of any call that failed before its tool:
+ * `call:start`, `call:error`, then `call:end` with `refused: true`, with a context whose `toolInput`
+ * is a plain copy of `call.input` (never the value itself; `{ arguments: … }` for a value that is
+ * not an object) and whose agent, task, crew and framework come from `call.bindings` (left out when
+ * they cannot be read). The audit pack writes its line from there. Never throws, whatever was thrown.
  *
  * @example
  * ```ts
- * const outcome = refusedOutcome(hooks, "my-framework", "send_email", callId, error);
+ * const outcome = refusedOutcome(hooks, "my-framework", "send_email", callId, error, { input: rawArgs, bindings });
  * ```
  */
 export function refusedOutcome(
@@ -71,12 +78,48 @@ export function refusedOutcome(
   toolName: string,
   callId: string,
   error: unknown,
+  call?: RefusedCall,
 ): ToolCallOutcome {
   const code = toolwareCode(error);
   const fixable = code !== undefined && MODEL_FIXABLE.has(code);
   if (!fixable) adviseDeveloper(hooks, where, error);
   const reason = fixable ? messageOf(error) : "the call could not be run";
-  return failedOutcome(toolName, callId, error, code === undefined ? reason : `${reason} (${code})`);
+  const failed = failedOutcome(toolName, callId, error, code === undefined ? reason : `${reason} (${code})`);
+  // Without `call`, the call may have been heard already (a "throw" hook's rejection): never twice.
+  return call === undefined ? failed : announceRefused(hooks, where, failed, call);
+}
+
+/**
+ * Tells the ToolHooks' listeners of a call that never reached the chain and ended with `failed` (an
+ * outcome the adapter built, e.g. with `failedOutcome`): `call:start`, `call:error`, then `call:end`
+ * with `refused: true`, as {@link refusedOutcome} does. Returns the outcome to hand on (`failed`'s
+ * status, result, error and call id). For adapters whose text for such a call is their own. Never throws.
+ *
+ * @example
+ * ```ts
+ * const outcome = announceRefused(hooks, "my-framework", failedOutcome(name, id, error), { input: rawArgs });
+ * ```
+ */
+export function announceRefused(
+  hooks: ToolHooks,
+  where: string,
+  failed: ToolCallOutcome,
+  call: RefusedCall,
+): ToolCallOutcome {
+  try {
+    return hooks._refuse(call.input, call.bindings, failed);
+  } catch (thrown) {
+    adviseDeveloper(hooks, where, thrown);
+    return failed;
+  }
+}
+
+/** What an adapter knows of a call it refused, for the ToolHooks' listeners ({@link refusedOutcome}). */
+export interface RefusedCall {
+  /** The arguments as the model sent them (any value). */
+  readonly input?: unknown;
+  /** The bindings the call would have run with (`agent`, `task`, `crew`, `framework`). */
+  readonly bindings?: unknown;
 }
 
 /**

@@ -95,6 +95,7 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
   /** @internal */ _reason: string | undefined = undefined;
   /** @internal block or respond happened: nothing further inside runs */ _settled = false;
   /** @internal */ _toolRan = false;
+  /** @internal the call ended before any hook could run (input refused by an adapter or the tool's schema) */ _refused = false;
   /** @internal set once the outcome is built: late calls from abandoned hooks change nothing */ _finished = false;
   /** @internal the error of a failed hook that blocked the call */ _failure: unknown = undefined;
   /** @internal counts block()/respond() calls so a middleware's trace can tell its own decisions */ _decisions = 0;

@@ -10,7 +10,17 @@ export interface RegistryEvents {
 /** Payloads of the events a `ToolHooks` emits. */
 export interface ToolHooksEvents extends RegistryEvents {
   "call:start": { readonly ctx: ToolCallHookContext };
-  "call:end": { readonly ctx: ToolCallHookContext; readonly outcome: ToolCallOutcome; readonly durationMs: number };
+  "call:end": {
+    readonly ctx: ToolCallHookContext;
+    readonly outcome: ToolCallOutcome;
+    readonly durationMs: number;
+    /**
+     * Present (true) when the call ended before any hook could run: its arguments were refused by an
+     * adapter (`TOOLWARE_INVALID_INPUT`, a failing `bind`) or by the tool's input schema
+     * (`TOOLWARE_INPUT_REJECTED`). Observers that record calls from their hooks record these here.
+     */
+    readonly refused?: true;
+  };
   "call:blocked": {
     readonly ctx: ToolCallHookContext;
     readonly outcome: ToolCallOutcome;

@@ -26,6 +26,7 @@ const RUNTIME_EXPORTS = [
   "ToolwareTypeError",
   "UNREADABLE_VALUE",
   "adviseDeveloper",
+  "announceRefused",
   "afterToolCall",
   "afterToolCallCrew",
   "beforeToolCall",

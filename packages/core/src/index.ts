@@ -8,7 +8,16 @@
  * @module @toolware/core
  */
 
-export { adviseDeveloper, claimGuard, guardOf, linkAbort, readArguments, refusedOutcome } from "./adapter-calls.js";
+export {
+  adviseDeveloper,
+  announceRefused,
+  claimGuard,
+  guardOf,
+  linkAbort,
+  type RefusedCall,
+  readArguments,
+  refusedOutcome,
+} from "./adapter-calls.js";
 export {
   type BindFunction,
   bindCall,

@@ -1,4 +1,5 @@
 import { messageOf, ToolwareTypeError } from "./errors.js";
+import type { ToolHooksEvents } from "./events.js";
 import { showValue } from "./keys.js";
 import type { AfterToolCallHookType, BeforeToolCallHookType, HookOptions, ToolMiddleware } from "./types.js";
 
@@ -23,7 +24,18 @@ export interface PackSpec {
    * Call the pack's factory again for independent state.
    */
   readonly stateful?: boolean;
+  /**
+   * Listeners of the ToolHooks' events (`"call:end"`, …) that live as long as the pack is registered
+   * on a ToolHooks (its global layer): added by `hooks.use(pack)`, removed with the pack. They hear
+   * only the calls the pack's hooks would apply to (its `tools` and `agents` filters). On an agent or
+   * crew layer, which emit no call events, they are not added. For calls the hooks never saw, such
+   * as `call:end` with `refused: true`.
+   */
+  readonly observe?: PackObservers;
 }
+
+/** The listeners of {@link PackSpec.observe}, by event name. */
+export type PackObservers = { readonly [K in keyof ToolHooksEvents]?: (payload: ToolHooksEvents[K]) => void };
 
 /** A bundle of hooks registered and removed together with `use(pack)`. */
 export type Pack<E extends object = object> = PackSpec & E & { readonly [PACK]: true };
@@ -106,11 +118,13 @@ export function definePack<const E extends object>(spec: PackSpec & E): Pack<E> 
       `pack ${name}: \`stateful\` must be true or false, got ${showValue(stateful)}`,
     );
   }
+  const observe = readObservers(read(spec, "observe", `pack ${name}`), name);
   // Copy descriptors, not values, so getters among the extras stay live.
   const descriptors: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(spec);
   descriptors.name = { value: name, enumerable: true };
   descriptors.hooks = { value: hooks, enumerable: true };
   if (stateful !== undefined) descriptors.stateful = { value: stateful, enumerable: true };
+  if (observe !== undefined) descriptors.observe = { value: observe, enumerable: true };
   const pack = Object.defineProperties({}, descriptors);
   Object.defineProperty(pack, PACK, { value: true });
   const inherited = (spec as { [STATE]?: unknown })[STATE];
@@ -121,6 +135,29 @@ export function definePack<const E extends object>(spec: PackSpec & E): Pack<E> 
     delete (pack as { [STATE]?: unknown })[STATE];
   }
   return Object.freeze(pack) as Pack<E>;
+}
+
+// Read once, into a frozen copy: the listeners `use()` adds are the ones that passed the check.
+function readObservers(given: unknown, name: string): PackObservers | undefined {
+  if (given === undefined) return undefined;
+  if (given === null || typeof given !== "object" || Array.isArray(given)) {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_PACK",
+      `pack ${name}: \`observe\` must be an object of event listeners, got ${showValue(given)}`,
+    );
+  }
+  const copy: Record<string, unknown> = {};
+  for (const event of Object.keys(given)) {
+    const fn = read(given, event, `pack ${name}, observe`);
+    if (typeof fn !== "function") {
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_PACK",
+        `pack ${name}: \`observe["${event}"]\` must be a function, got ${showValue(fn)}`,
+      );
+    }
+    copy[event] = fn;
+  }
+  return Object.freeze(copy) as PackObservers;
 }
 
 /** The identity of a stateful pack's state (shared by its spread copies); `undefined` for other packs. @internal */

@@ -2,6 +2,7 @@ import { EventEmitter } from "eventemitter3";
 import { ToolwareTypeError } from "./errors.js";
 import type { RegistryEvents } from "./events.js";
 import { closestKey, showValue } from "./keys.js";
+import { observePack } from "./observe-pack.js";
 import { assertNotRegistered, isPack, type Pack } from "./pack.js";
 import { createRegistration, packRegistrations, type Registration } from "./registration.js";
 import type {
@@ -244,7 +245,17 @@ export class HookRegistry<Events extends RegistryEvents = RegistryEvents> {
 
   #addPack(pack: Pack, options: HookOptions | undefined): Unregister {
     assertNotRegistered(pack, this._regs, this._layer);
-    return this.#commit(packRegistrations(this._layer, this._regs.length, pack, options));
+    const regs = packRegistrations(this._layer, this._regs.length, pack, options);
+    const handle = this.#commit(regs);
+    const observe = pack.observe;
+    if (observe === undefined || this._layer !== "global") return handle;
+    const stops = observePack(this, regs, observe);
+    const unregister: Unregister = () => {
+      for (const stop of stops) stop();
+      return handle();
+    };
+    this.#handles.set(unregister, regs);
+    return unregister;
   }
 
   #commit(regs: Registration[]): Unregister {

@@ -16,6 +16,7 @@ import { claimDepth, claimPending, startNestedCall } from "./nesting.js";
 import { resolveOptions, type ToolHooksOptions } from "./options.js";
 import { HookRegistry } from "./registry.js";
 import type { Runtime, RuntimeHook } from "./runtime.js";
+import { safeInput } from "./safe-input.js";
 import { NEVER_ABORTED } from "./signals.js";
 import { assertTool } from "./tool.js";
 import type { HookInfo, Tool, ToolCallOutcome, ToolInputSchema } from "./types.js";
@@ -213,6 +214,7 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     }
     // No hook ran and none will: the call ends as a failed tool would, with the issues for the model.
     failBeforeTool(ctx, checked.error);
+    ctx._refused = true;
     return this.#outcome(ctx);
   }
 
@@ -228,9 +230,56 @@ export class ToolHooks extends HookRegistry<ToolHooksEvents> {
     if (this._listened) {
       if (status === "blocked") this._emit("call:blocked", { ctx, outcome, reason: outcome.reason });
       else if (status === "error") this._emit("call:error", { ctx, error: outcome.error, outcome });
-      if (ctx._startedAt >= 0) this._emit("call:end", { ctx, outcome, durationMs: performance.now() - ctx._startedAt });
+      if (ctx._startedAt >= 0) {
+        const durationMs = performance.now() - ctx._startedAt;
+        this._emit(
+          "call:end",
+          ctx._refused ? { ctx, outcome, durationMs, refused: true } : { ctx, outcome, durationMs },
+        );
+      }
     }
     return outcome;
+  }
+
+  /**
+   * Ends a call an adapter could not start (see `refusedOutcome`): the listeners hear of it as of a
+   * call whose input was refused, `call:start`, `call:error`, then `call:end` with `refused: true`;
+   * the outcome is `failed`, which the caller built. @internal
+   */
+  _refuse(input: unknown, bindings: unknown, failed: ToolCallOutcome): ToolCallOutcome {
+    if (!this._listened) return failed;
+    let b: CallBindings = NO_BINDINGS;
+    try {
+      if (bindings !== undefined) b = readBindings(bindings, "invoke");
+    } catch {
+      // Bindings that cannot be read may be why the call was refused: the call is told without them.
+    }
+    // The tool itself is not known here (a framework's tool, an MCP name): a stand-in that never runs.
+    const stand: Tool<Record<string, unknown>, unknown> = {
+      name: failed.toolName,
+      tags: [],
+      destructive: false,
+      execute: () => {
+        throw failed.error;
+      },
+    };
+    const ctx = new ToolCallHookContext<Record<string, unknown>, unknown>(
+      stand,
+      safeInput(input),
+      b.agent,
+      b.task,
+      b.crew,
+      undefined,
+      failed.callId === "" ? undefined : failed.callId,
+      b.framework,
+      this.#services,
+    );
+    ctx._startedAt = this._emitter.listenerCount("call:end") > 0 ? performance.now() : -1;
+    this._emit("call:start", { ctx });
+    failBeforeTool(ctx, failed.error);
+    ctx.toolResult = failed.result;
+    ctx._refused = true;
+    return { ...this.#outcome(ctx), result: failed.result, callId: failed.callId };
   }
 
   /**

@@ -58,9 +58,11 @@ function bindingOf<C, R>(plan: CallPlan<C, R>): ApprovalBinding | undefined {
  */
 export async function runCall<C, R>(hooks: ToolHooks, plan: CallPlan<C, R>): Promise<ToolCallOutcome<R>> {
   let outcome: ToolCallOutcome<R>;
+  let started = false;
   try {
     const input = readArguments(plan.toolName, plan.input);
     const who = bindCall(plan.bind, plan.context, plan.adapter);
+    started = true;
     outcome = await runDurable<R>(hooks, plan.key, bindingOf(plan), plan.pass, (call) => {
       call.owner = { toolName: plan.toolName, callId: plan.callId };
       const tool = defineTool({
@@ -81,7 +83,16 @@ export async function runCall<C, R>(hooks: ToolHooks, plan: CallPlan<C, R>): Pro
     });
   } catch (error) {
     if (error instanceof HookFailedError || isBubbleUp(error)) throw error;
-    outcome = refusedOutcome(hooks, plan.adapter, plan.toolName, plan.callId ?? "", error) as ToolCallOutcome<R>;
+    // A call that never reached the chain is told to the ToolHooks' listeners (the audit among them) here.
+    const refused = started ? undefined : { input: plan.input };
+    outcome = refusedOutcome(
+      hooks,
+      plan.adapter,
+      plan.toolName,
+      plan.callId ?? "",
+      error,
+      refused,
+    ) as ToolCallOutcome<R>;
   }
   const bubble = bubbleUpOf(outcome);
   if (bubble !== undefined) throw bubble;

@@ -1,6 +1,7 @@
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import {
+  announceRefused,
   type BindFunction,
   bindCall,
   defineTool,
@@ -9,6 +10,7 @@ import {
   messageOf,
   notifyOutcome,
   type OutcomeListener,
+  type RefusedCall,
   type Tool,
   type ToolCallOutcome,
   type ToolHooks,
@@ -105,8 +107,10 @@ export async function runClientCall(
     annotations: undefined,
     callId,
   };
-  const fail = (error: unknown): Answer => {
-    const outcome = failedOutcome(name, callId, error, bindFailure(error));
+  // `sent`: the call never reached the chain; the ToolHooks' listeners (the audit among them) hear of it here.
+  const fail = (error: unknown, sent?: RefusedCall): Answer => {
+    const failed = failedOutcome(name, callId, error, bindFailure(error));
+    const outcome = sent === undefined ? failed : announceRefused(hooks, "mcp.guardClient", failed, sent);
     notifyOutcome(hooks, "mcp.onOutcome", onOutcome, outcome, call);
     return refusal(outcome.result);
   };
@@ -135,6 +139,7 @@ export async function runClientCall(
   }
   let outcome: ToolCallOutcome;
   let tool: Tool<Record<string, unknown>, unknown>;
+  let started = false;
   try {
     const bound: McpBindings = bindCall(env.bind, call, "@toolware/mcp guardClient");
     if (!isRecord(read.input)) {
@@ -155,6 +160,7 @@ export async function runClientCall(
         return checked(env, name, await forward(sent, toolSignal));
       },
     });
+    started = true;
     outcome = await hooks.invoke(
       tool,
       input,
@@ -165,7 +171,7 @@ export async function runClientCall(
       if (slot !== undefined) slot.fatal = { error };
       return { error: { code: -32603, message: messageOf(error) } };
     }
-    return fail(error);
+    return fail(error, started ? undefined : { input: read.input });
   }
   const [final, result] = await finishCall(outcome, tool, env.outputCheck(name));
   notifyOutcome(hooks, "mcp.onOutcome", onOutcome, final, call);

@@ -8,6 +8,7 @@ import {
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import {
+  announceRefused,
   type BindFunction,
   bindCall,
   defineTool,
@@ -207,7 +208,9 @@ export function guardServer<S extends McpServer>(server: S, hooks: ToolHooks, op
       try {
         bound = bindCall(bind, call, "@toolware/mcp guardServer");
       } catch (error) {
-        const outcome = failedOutcome(name, callId, error, bindFailure(error));
+        // The call never reached the chain: the ToolHooks' listeners (the audit among them) hear of it here.
+        const failed = failedOutcome(name, callId, error, bindFailure(error));
+        const outcome = announceRefused(hooks, "mcp.guardServer", failed, { input });
         notifyOutcome(hooks, "mcp.onOutcome", onOutcome, outcome, call);
         return { content: [{ type: "text", text: outcome.result }], isError: true };
       }

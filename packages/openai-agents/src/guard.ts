@@ -171,10 +171,15 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
         return raw;
       },
     });
+    // What the model sent (its text until it parses), for the listeners of a call that never starts.
+    let sent: unknown = text;
+    let started = false;
     try {
-      const input = readArguments(tool.name, parseArguments(text));
+      sent = parseArguments(text);
+      const input = readArguments(tool.name, sent);
       call = callOf(runContext, input, callId, details);
       const bound = bindCall(options.bind, call, ADAPTER);
+      started = true;
       const chain = () =>
         hooks.invoke(twTool, input, {
           ...bound,
@@ -190,7 +195,8 @@ function guardTool(tool: AnyFunctionTool, hooks: ToolHooks, options: GuardAgentO
     } catch (error) {
       // Only a "throw"-policy hook makes invoke reject: the app asked for the run to fail.
       if (error instanceof HookFailedError) throw error;
-      const outcome = refusedOutcome(hooks, ADAPTER, tool.name, callId ?? "", error);
+      const refused = started ? undefined : { input: sent };
+      const outcome = refusedOutcome(hooks, ADAPTER, tool.name, callId ?? "", error, refused);
       notifyOutcome(hooks, "openai-agents.onOutcome", options.onOutcome, outcome, call);
       return outcome.result;
     }

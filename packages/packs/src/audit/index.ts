@@ -53,6 +53,10 @@ export type AuditPack = Pack<{
  * A line that cannot be written withholds the call's result (`onError: "block"`, the default): an agent never acts on
  * a call the trail does not hold.
  *
+ * A call that ended before any hook could run (arguments an adapter refused, `TOOLWARE_INVALID_INPUT`; an input the
+ * tool's schema rejected, `TOOLWARE_INPUT_REJECTED`) gets its one line too, with status `error`, `toolRan: false` and
+ * the code in `result`, when the pack is registered on the ToolHooks itself (not on an agent or crew).
+ *
  * @example
  * ```ts
  * hooks.use(audit({ file: "/var/log/agent/audit.jsonl" }));
@@ -102,6 +106,13 @@ export function audit(options: AuditOptions): AuditPack {
       { kind: "before", fn: start, options: { ...hookOptions, name: "start" } },
       { kind: "after", fn: record, options: { ...hookOptions, name: "record" } },
     ],
+    // A call refused before any hook ran (arguments an adapter could not read, a failing bind, an
+    // input the tool's schema rejected) never reaches `record`: its line is written when it ends.
+    observe: {
+      "call:end": ({ ctx, refused }) => {
+        if (refused === true && ctx.state.auditStartedAt?.[id] === undefined) record(ctx);
+      },
+    },
     file: writer.file,
     close(): void {
       writer.close();

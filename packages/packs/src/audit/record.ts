@@ -1,4 +1,4 @@
-import { type CallStatus, messageOf, type ToolCallHookContext, ToolwareError } from "@toolware/core";
+import { type CallStatus, messageOf, type ToolCallHookContext, ToolwareError, toolwareCode } from "@toolware/core";
 import { type HookDecision, hookDecisions } from "../internal/decisions.js";
 import { truncate } from "../internal/truncate.js";
 
@@ -25,6 +25,8 @@ export interface AuditRecord {
   readonly reason: string | null;
   /** The error message of a failed call, redacted. */
   readonly error: string | null;
+  /** The stable code of a failed call's error (`TOOLWARE_INVALID_INPUT`, …), when it has one. */
+  readonly code?: string;
   /** The agent-facing result, redacted and cut to `maxResult` characters. */
   readonly result: string;
   /** From the pack's before-hook to its after-hook: every hook inside it, and the tool. */
@@ -50,6 +52,11 @@ function jsonOf(value: unknown): string | undefined {
     if (!(error instanceof TypeError) || !/BigInt/i.test(error.message)) throw error;
     return JSON.stringify(value, bigintsAsStrings);
   }
+}
+
+function codeOf(status: CallStatus, error: unknown): { code?: string } {
+  const code = status === "error" ? toolwareCode(error) : undefined;
+  return code === undefined ? {} : { code };
 }
 
 /** Builds records with one redaction function and one set of limits. @internal */
@@ -127,6 +134,7 @@ export class RecordBuilder {
       toolRan: ctx.toolRan,
       reason: status === "blocked" && reason !== undefined ? this.#text(reason, this.#maxResult) : null,
       error: status === "error" ? this.#text(messageOf(ctx.error), this.#maxResult) : null,
+      ...codeOf(status, ctx.error),
       result: this.#text(ctx.toolResult ?? "", this.#maxResult),
       durationMs: Math.round((endedAt - startedAt) * 1000) / 1000,
       hooks: hookDecisions(ctx.trace, (text) => this.#text(text, this.#maxResult)),
