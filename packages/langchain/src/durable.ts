@@ -154,9 +154,12 @@ function readAnswer(value: unknown, asked: ToolwareInterrupt): string | Error {
       return answer;
     }
   }
-  return new HumanInputUnavailableError(
-    `the run was resumed with ${value === null ? "null" : typeof value} for a toolware question; resume with the answer text, such as new Command({ resume: "yes" }), or with { answer, binding }`,
-  );
+  // The model reads this message (as the approval's reason): the developer's advice rides in `cause`.
+  return new HumanInputUnavailableError("the answer to this approval question could not be read", {
+    cause: new Error(
+      `the run was resumed with ${value === null ? "null" : typeof value} for a toolware question; resume with the answer text, such as new Command({ resume: "yes" }), or with { answer, binding }`,
+    ),
+  });
 }
 
 /**
@@ -285,9 +288,12 @@ export function interruptHumanInput(options: InterruptHumanInputOptions = {}): H
     const call = current.getStore();
     if (call === undefined) {
       if (fallback !== undefined) return fallback(request);
-      throw new HumanInputUnavailableError(
-        `cannot ask "${request.prompt}": the call did not come through @toolware/langchain (pass a fallback provider)`,
-      );
+      // The model reads this message (as the approval's reason): the developer's advice rides in `cause`.
+      throw new HumanInputUnavailableError("no person can be asked about this call here", {
+        cause: new Error(
+          `cannot ask "${request.prompt}": the call did not come through @toolware/langchain (pass interruptHumanInput({ fallback }) a provider for such calls)`,
+        ),
+      });
     }
     return call.ask(request);
   };
