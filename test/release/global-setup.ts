@@ -64,7 +64,10 @@ function run(command: string, args: readonly string[], cwd: string): string {
 }
 
 function subpathsOf(name: string): string[] {
-  return name === "@toolware/packs" ? packFolders().map((pack) => `./${pack}`) : ["."];
+  if (name === "@toolware/packs") return packFolders().map((pack) => `./${pack}`);
+  // The inbox's server (Hono) is a subpath of its own, so an agent that only waits never loads it.
+  if (name === "@toolware/inbox") return [".", "./server"];
+  return ["."];
 }
 
 function writeEntries(appDir: string, packages: ReleaseContext["packages"], neutral: readonly string[]): void {
