@@ -45,7 +45,8 @@ function exportProblems(tarball: Tarball, expected: TarballExpectation): string[
       if (target.includes("*")) continue;
       if (!files.has(posix.normalize(target))) problems.push(`export "${key}" points at ${target}, not in the tarball`);
     }
-    if (key === "./package.json") continue;
+    // A data file (the manifest, a JSON Schema) is exported as a plain path: no types, no module conditions.
+    if (isDataExport(key)) continue;
     const conditions = value !== null && typeof value === "object" ? Object.keys(value) : [];
     if (!conditions.includes("types")) problems.push(`export "${key}" has no "types" condition`);
     if (!conditions.includes("default") && !conditions.includes("import")) {
@@ -57,7 +58,7 @@ function exportProblems(tarball: Tarball, expected: TarballExpectation): string[
     }
   }
   if (expected.subpaths !== undefined) {
-    const exported = new Set(entries.map(([key]) => key).filter((key) => key !== "./package.json"));
+    const exported = new Set(entries.map(([key]) => key).filter((key) => !isDataExport(key)));
     for (const subpath of expected.subpaths) {
       if (!exported.has(subpath)) problems.push(`missing export "${subpath}"`);
     }
@@ -140,6 +141,12 @@ function linkProblems(tarball: Tarball): string[] {
  * tarballProblems(readTarball("toolware-packs.tgz"), { subpaths: ["./cache", "./redact"] }); // []
  * ```
  */
+
+/** `./package.json` and other JSON files a package exports as data (`@toolware/policy/schema.json`): not entry points. */
+export function isDataExport(key: string): boolean {
+  return key.endsWith(".json");
+}
+
 export function tarballProblems(tarball: Tarball, expected: TarballExpectation = {}): string[] {
   const { manifest, files } = tarball;
   const problems: string[] = [];
