@@ -66,6 +66,18 @@ describe("digestArguments", () => {
     );
   });
 
+  it("refuses at once an object reached over and over (a shared sub-object 40 levels deep is 2^40 paths)", () => {
+    let shared: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 40; i++) shared = { a: shared, b: shared };
+    const started = process.cpuUsage();
+    expect(() => digestArguments({ shared })).toThrow(/reach the same object more than 10000 times/);
+    // Bounded by the revisit cap, not the million-value one: a tenth of a second here, not a second.
+    expect(process.cpuUsage(started).user).toBeLessThan(500_000);
+    // A few shared references are still data like any other, equal to the same tree written out.
+    const leaf = { n: 1 };
+    expect(digestArguments({ x: leaf, y: leaf })).toBe(digestArguments({ x: { n: 1 }, y: { n: 1 } }));
+  });
+
   it("fails closed on what JSON cannot carry faithfully", () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;

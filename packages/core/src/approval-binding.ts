@@ -17,6 +17,9 @@ const MAX_DEPTH = 64;
 // Values visited (shared sub-objects count each time they are reached: a DAG of 64 levels of two
 // references to one child would otherwise be 2^64 visits) and characters hashed.
 const MAX_NODES = 1_000_000;
+// Arguments parsed from JSON are trees; an object reached again came from code, and each meeting re-expands it in
+// the canonical text: past this many meetings the input is refused at once instead of walked a million times.
+const MAX_REVISITS = 10_000;
 const MAX_CHARS = 32 * 1024 * 1024;
 const FLUSH = 64 * 1024;
 
@@ -40,6 +43,8 @@ function kindOf(value: unknown): string {
 class Canonical {
   readonly #hash = new Sha256();
   readonly #stack = new Set<object>();
+  readonly #seen = new WeakSet<object>();
+  #revisits = 0;
   #buffer = "";
   #nodes = 0;
   #chars = 0;
@@ -93,6 +98,10 @@ class Canonical {
   #object(value: object, depth: number): void {
     if (depth >= MAX_DEPTH) throw unbindable(`they are nested deeper than ${MAX_DEPTH} levels`);
     if (this.#stack.has(value)) throw unbindable("they refer to themselves (a cycle)");
+    if (this.#seen.has(value) && ++this.#revisits > MAX_REVISITS) {
+      throw unbindable(`they reach the same object more than ${MAX_REVISITS} times`);
+    }
+    this.#seen.add(value);
     const isArray = Array.isArray(value);
     const proto = Object.getPrototypeOf(value);
     if (!isArray && proto !== Object.prototype && proto !== null) {
@@ -145,7 +154,8 @@ class Canonical {
  * Equal arguments give equal digests whatever their key order; `1` and `"1"`, `null` and `"null"`
  * differ. Fails closed: arguments that JSON cannot carry faithfully (a function, a symbol, a
  * bigint, `NaN`, an `undefined` array item, a `Date` or other class instance, a getter, a cycle),
- * nested deeper than 64 levels or larger than 32 Mi characters throw a `ToolwareTypeError` with the
+ * nested deeper than 64 levels, larger than 32 Mi characters, or reaching one object more than 10,000 times
+ * (a shared sub-object: JSON from a model is a tree) throw a `ToolwareTypeError` with the
  * code `TOOLWARE_UNBINDABLE_INPUT`: no approval can be bound to them.
  *
  * @example
