@@ -27,7 +27,12 @@ function modelSending(calls: [string, string][]) {
   return new MockLanguageModelV3({
     doGenerate: [
       {
-        content: calls.map(([toolCallId, input]) => ({ type: "tool-call" as const, toolCallId, toolName: "echo", input })),
+        content: calls.map(([toolCallId, input]) => ({
+          type: "tool-call" as const,
+          toolCallId,
+          toolName: "echo",
+          input,
+        })),
         finishReason: { unified: "tool-calls", raw: "tool_calls" },
         usage,
         warnings: [],
