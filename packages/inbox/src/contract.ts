@@ -1,4 +1,5 @@
-import type { ApprovalBinding } from "@toolware/core";
+import type { ApprovalBinding, ToolCallHookContext } from "@toolware/core";
+import type { ExternalApproval } from "@toolware/packs/approval";
 
 // The public shape of the inbox service: what the HTTP server, the page, the CLI and the adapters
 // build on. Implementations live beside this file; changes here stay backward compatible.
@@ -361,8 +362,16 @@ export interface InboxOptions {
 /** Options of `inboxApproval`: the approval pack's `external`, answered by the inbox. */
 export interface InboxApprovalOptions {
   readonly inbox: Inbox;
-  /** `"wait"` blocks the call until decided; `"defer"` ends it at once as pending (see `pendingApprovalOf`). */
+  /** `"wait"` blocks the call until decided; `"defer"` ends it at once as pending (its URL and resume token in `ctx.state.inboxPending`). */
   readonly mode: "wait" | "defer";
+  /**
+   * With `mode: "defer"`, what a call whose request is still pending gets: `"defer"` (default) ends
+   * it at once as blocked, with the URL in its reason; `"ask"` hands it to the hooks' human-input
+   * provider (LangGraph's `interruptHumanInput`, OpenAI's `openAIAgentsApprovals`, MCP elicitation),
+   * so the framework pauses the run; a function is the framework's own `external` (ai 7's
+   * `aiSdkApproval`). Either way the framework's "yes" only wakes the call: the inbox decides.
+   */
+  readonly handoff?: "defer" | "ask" | ((ctx: ToolCallHookContext) => ExternalApproval | Promise<ExternalApproval>);
   /** Who makes the call. Default: the agent's id or role, else `"agent"`. */
   readonly caller?: string;
   readonly policyVersion?: string;

@@ -137,7 +137,12 @@ export function createInbox(options: InboxOptions): Inbox {
       revision: 0,
     };
     const inserted = await core.store.insert(request);
-    if (!inserted.inserted) return submitted(await current(core, inserted.existing.id), false);
+    if (!inserted.inserted) {
+      // The request that carries the decision (after edits), and a token for this call's own request:
+      // a token names the arguments it was issued for, and the call comes back with its own.
+      const last = await current(core, inserted.existing.id);
+      return { ...submitted(last, false), resumeToken: tokenFor(core, inserted.existing) };
+    }
     await record(core, "request", request.caller, requestData(request));
     emit(core, { type: "request", request });
     const grant = grantFor(await core.store.listGrants(), request, now);

@@ -35,6 +35,22 @@ export type {
   WaitOptions,
 } from "./contract.js";
 export { INBOX_ERROR_STATUS } from "./contract.js";
+export {
+  type AiSdkApprovalResponsePart,
+  aiSdkResponses,
+  type LangGraphInterruptLike,
+  langGraphResume,
+  type PendingCall,
+  type Resolved,
+  type RunStateLike,
+  resolveRunState,
+} from "./durable/frameworks.js";
+export {
+  type InboxCallStatus,
+  type InboxResolver,
+  type InboxResolverOptions,
+  inboxResolver,
+} from "./durable/resolver.js";
 export { inboxHttpStatus } from "./errors.js";
 export { type InboxApprovalParts, inboxApproval } from "./gate.js";
 export { isInboxId } from "./ids.js";
