@@ -72,7 +72,10 @@ export async function aiSdkResponses(
     const s = await look(resolver, call);
     if (s.kind === "pending") pending.push({ ...call, ...s });
     else if (s.kind === "approved") decided.push({ type: "tool-approval-response", approvalId, approved: true });
-    else decided.push({ type: "tool-approval-response", approvalId, approved: false, reason: s.reason });
+    else {
+      const reason = `${call.toolName} was not approved: ${s.reason}`;
+      decided.push({ type: "tool-approval-response", approvalId, approved: false, reason });
+    }
   }
   return { decided, pending };
 }
