@@ -46,7 +46,7 @@ async function processOn(kind: StoreKind) {
     },
   });
   const tools = guardTools(hooks, { send_email: send });
-  const turn = async (history: ModelMessage[], replies: ReturnType<typeof saying>[]) => {
+  const turn = async (history: ModelMessage[], replies: readonly object[]) => {
     const model = new MockLanguageModelV4({ doGenerate: replies as never });
     const result = await generateText({
       model,
