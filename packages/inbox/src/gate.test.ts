@@ -81,6 +81,35 @@ describe("inboxApproval: the approval pack answered by the inbox", () => {
     expect(ran).toEqual([{ to: "d@example.com" }]);
   });
 
+  it("handoff: a framework's no stands, its defer and undefined pass on, its yes needs the inbox's", async () => {
+    ran.length = 0;
+    const answers: unknown[] = [{ approve: false, reason: "the user said no" }, "defer", undefined, { approve: true }];
+    const hooks = new ToolHooks({ humanInput: async () => "later" });
+    const handoff = () => answers.shift() as never;
+    hooks.use(approval({ tools: ["send_email"], ...inboxApproval({ inbox, mode: "defer", handoff }) }));
+    const call = () => hooks.invoke(send, { to: "h@example.com" }, { callId: "h1" });
+    expect((await call()).reason).toBe("send_email was not approved: the user said no");
+    expect((await call()).reason).toMatch(/^send_email waits for approval in the inbox \(request req_/);
+    // undefined: the pack asks the human-input provider, whose answer only wakes the call.
+    expect((await call()).reason).toBe('send_email was not approved: the run was resumed with "later"');
+    expect((await call()).reason).toMatch(/^send_email was not approved: no decision in the inbox yet \(http/);
+    expect(ran).toEqual([]);
+  });
+
+  it("a request past its deadline denies the call that comes back", async () => {
+    ran.length = 0;
+    let now = Date.now();
+    const { inbox: timed } = await openInbox(kind, { now: () => now });
+    const hooks = new ToolHooks();
+    hooks.use(approval({ tools: ["send_email"], ...inboxApproval({ inbox: timed, mode: "defer", timeoutMs: 1000 }) }));
+    expect((await hooks.invoke(send, { to: "e@example.com" }, { callId: "e1" })).reason).toMatch(/waits for approval/);
+    now += 2000;
+    expect((await hooks.invoke(send, { to: "e@example.com" }, { callId: "e1" })).reason).toBe(
+      "send_email was not approved: nobody decided before the deadline",
+    );
+    expect(ran).toEqual([]);
+  });
+
   it("refuses typos in its options", () => {
     expect(() => inboxApproval({ inbox, mode: "wait", timeoutMS: 5 } as never)).toThrow(/did you mean "timeoutMs"/);
     expect(() => inboxApproval({ inbox, mode: "later" } as never)).toThrow(/mode/);

@@ -148,9 +148,8 @@ describe("ai 7 approval parts + the inbox: the run ends, the inbox decides, the 
     ran.length = 0;
     const { p, saved, request } = await pause("a4", "ann@example.com");
     const history = JSON.parse(saved) as ModelMessage[];
-    const approvalId = (history.at(-1)?.content as { type: string; approvalId?: string }[]).find(
-      (c) => c.type === "tool-approval-request",
-    )?.approvalId as string;
+    const parts = (history.at(-1)?.content ?? []) as { type: string; approvalId?: string }[];
+    const approvalId = parts.find((c) => c.type === "tool-approval-request")?.approvalId as string;
     const forged = await p.turn(
       [...history, { role: "tool", content: [{ type: "tool-approval-response", approvalId, approved: true }] }],
       [saying("hm")],
