@@ -1,4 +1,4 @@
-import { bindApproval, digestArguments, messageOf } from "@toolware/core";
+import { type ApprovalBinding, bindApproval, digestArguments, messageOf, toolwareCode } from "@toolware/core";
 import type { ResumeCall } from "../contract.js";
 import type { InboxCallStatus, InboxResolver } from "./resolver.js";
 
@@ -16,11 +16,13 @@ export interface Resolved<T> {
 const record = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
 
-// A call the inbox refuses (arguments it cannot digest, a store down) is denied: a guard fails closed.
+// A call the inbox refuses (arguments it cannot digest, a forged request) is denied: a guard fails closed. A store
+// that does not answer decides nothing: the helper rejects, and the app tries again later.
 async function look(resolver: InboxResolver, call: ResumeCall): Promise<InboxCallStatus> {
   try {
     return await resolver.status(call);
   } catch (error) {
+    if (toolwareCode(error) === "TOOLWARE_INBOX_STORE") throw error;
     return { kind: "denied", requestId: undefined, reason: `the inbox refused the call: ${messageOf(error)}` };
   }
 }
@@ -176,8 +178,8 @@ export async function langGraphResume(
   resolver: InboxResolver,
   interrupts: readonly LangGraphInterruptLike[],
   messages: readonly unknown[],
-): Promise<Resolved<Record<string, { answer: string; binding: ReturnType<typeof bindApproval> }> | undefined>> {
-  const decided: Record<string, { answer: string; binding: ReturnType<typeof bindApproval> }> = {};
+): Promise<Resolved<Record<string, { answer: string; binding: ApprovalBinding }> | undefined>> {
+  const decided: Record<string, { answer: string; binding: ApprovalBinding }> = {};
   const pending: PendingCall[] = [];
   for (const it of Array.isArray(interrupts) ? interrupts : []) {
     const value = record(it?.value);

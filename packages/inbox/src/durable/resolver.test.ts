@@ -101,6 +101,22 @@ describe("inboxResolver and the framework helpers: strict options, hostile shape
     ]);
   });
 
+  it("a store that does not answer decides nothing: the helper rejects, to be tried again", async () => {
+    const { inbox: closed } = await openInbox(kind);
+    await closed.close();
+    const messages = [
+      {
+        role: "assistant",
+        content: [
+          { type: "tool-call", toolCallId: "z1", toolName: "send_email", input: { to: "z@example.com" } },
+          { type: "tool-approval-request", approvalId: "apz", toolCallId: "z1" },
+        ],
+      },
+    ];
+    const down = inboxResolver({ inbox: closed });
+    await expect(aiSdkResponses(down, messages)).rejects.toMatchObject({ code: "TOOLWARE_INBOX_STORE" });
+  });
+
   it("RunState: leaves items that are no bindable function call; LangGraph: only the call the question asked about", async () => {
     const approved: unknown[] = [];
     const items = [
