@@ -16,6 +16,8 @@ import { eventStream } from "./stream.js";
 export interface PageSettings {
   readonly inbox: Inbox;
   readonly bodyLimit: number;
+  /** Redacts a request's arguments for display (the server's `redact` rules). */
+  readonly show: (value: unknown) => unknown;
   readonly sessionTtlMs: number;
   readonly secureCookie: boolean;
   /** Ends of open event streams, called by `close()`. */
@@ -51,7 +53,7 @@ async function formBody(c: Context, limit: number): Promise<URLSearchParams | Re
 
 /** The approvers' page: login, pending requests, grants, history and the live feed. @internal */
 export function pageRoutes(settings: PageSettings): Hono {
-  const { inbox, bodyLimit, secureCookie } = settings;
+  const { inbox, bodyLimit, secureCookie, show } = settings;
   const sessions = new Sessions(inbox, settings.sessionTtlMs);
   const cookie = { httpOnly: true, sameSite: "Strict", secure: secureCookie, path: "/" } as const;
   const page = new Hono();
@@ -115,7 +117,7 @@ export function pageRoutes(settings: PageSettings): Hono {
     const s = sess(c);
     const now = Date.now();
     const pending = await inbox.list({ state: "pending", limit: 1000 });
-    const cards = pending.map((r) => pendingCard(r, s.csrf, now)).join("") || "<p>Nothing is waiting.</p>";
+    const cards = pending.map((r) => pendingCard(r, s.csrf, now, show)).join("") || "<p>Nothing is waiting.</p>";
     const body = `<section aria-labelledby="pending-h"><h2 id="pending-h">Pending requests (${pending.length})</h2>${cards}</section>
 <section aria-labelledby="feed-h"><h2 id="feed-h">Live feed</h2><ul id="feed" aria-live="polite" aria-relevant="additions"></ul></section>`;
     return html(c, layout("Pending approvals", body, { name: s.approver.name, csrf: s.csrf }));
@@ -128,8 +130,8 @@ export function pageRoutes(settings: PageSettings): Hono {
     if (r === undefined) return problem(c, 404, "No such request.", s);
     const body =
       r.state === "pending"
-        ? pendingCard(r, s.csrf, Date.now())
-        : `<p>${esc(r.binding.toolName)}: ${esc(r.state)}</p><pre tabindex="0">${esc(shownInput(r))}</pre>`;
+        ? pendingCard(r, s.csrf, Date.now(), show)
+        : `<p>${esc(r.binding.toolName)}: ${esc(r.state)}</p><pre tabindex="0">${esc(shownInput(r, show))}</pre>`;
     return html(c, layout(`Request ${r.binding.toolName}`, body, { name: s.approver.name, csrf: s.csrf }));
   });
 
@@ -153,7 +155,7 @@ export function pageRoutes(settings: PageSettings): Hono {
       }
     }
     try {
-      await decideOne(inbox, s.approver, id, action, { digest: f.get("digest") ?? "", reason, input });
+      await decideOne(inbox, s.approver, id, action, { digest: f.get("digest") ?? "", reason, input }, show);
     } catch (error) {
       const status = inboxHttpStatus(error) as ContentfulStatusCode;
       return problem(c, status, status === 500 ? "Internal error." : (error as Error).message, s);
