@@ -1,31 +1,19 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Redis } from "ioredis";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Inbox, InboxStore } from "../contract.js";
-import { createInbox } from "../inbox.js";
-import { redisInboxStore } from "../redis-store.js";
-import { sqliteInboxStore } from "../sqlite-store.js";
-import { type RedisServer, signer, startRedis, tempDir } from "../test-utils.js";
-import { CHROMIUM, FLAGS, killWorkers, pendingByCall, root, signIn, startWorker, type Worker } from "./test-utils.js";
-
-const agentScript = new URL("./test-worker.ts", import.meta.url).pathname;
-const serverScript = new URL("../server/test-worker.ts", import.meta.url).pathname;
-
-type Result = { callId: string; status: string; reason?: string; ran?: unknown; runs: number };
-type Kind = "sqlite" | "redis";
-
-/** An agent process whose send_email calls wait in the inbox; resolves to what each call got. */
-const agent = (kind: Kind, where: string, name: string, calls: unknown[]): Promise<Result[]> =>
-  startWorker(agentScript, [kind, where, name, JSON.stringify(calls)]).firstLine as Promise<Result[]>;
-
-/** The inbox server in its own process (port 0: a free one). */
-async function serverProcess(kind: Kind, where: string, port = 0): Promise<{ worker: Worker; url: string }> {
-  const worker = startWorker(serverScript, [kind, where, String(port)]);
-  const { url } = (await worker.firstLine) as { url: string };
-  return { worker, url };
-}
+import {
+  agentProcess,
+  CHROMIUM,
+  FLAGS,
+  type Kind,
+  killWorkers,
+  pendingByCall,
+  root,
+  serverProcess,
+  sharedInbox,
+  signIn,
+} from "./test-utils.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 let browser: Browser;
@@ -38,28 +26,8 @@ afterAll(async () => {
   await killWorkers();
   for (const c of cleanups.reverse()) await c();
 });
-
-/** A store the test process shares with the server and agent processes: a SQLite file, or a real redis-server. */
-async function shared(kind: Kind): Promise<{ where: string; inbox: Inbox }> {
-  let store: InboxStore;
-  let where: string;
-  if (kind === "sqlite") {
-    const dir = tempDir();
-    cleanups.push(dir.remove);
-    where = join(dir.dir, "inbox.db");
-    store = sqliteInboxStore({ file: where });
-  } else {
-    const server: RedisServer = await startRedis();
-    cleanups.push(() => server.stop());
-    where = String(server.port);
-    const client = new Redis({ port: server.port, host: "127.0.0.1" });
-    cleanups.push(() => client.disconnect());
-    store = redisInboxStore({ client, prefix: "e2e:" });
-  }
-  const inbox = createInbox({ store, signer: signer() });
-  cleanups.push(() => inbox.close());
-  return { where, inbox };
-}
+const shared = (kind: Kind) => sharedInbox(kind, cleanups);
+const agent = agentProcess;
 
 describe("the page in Chromium, with two agent processes waiting on one inbox", () => {
   it("approves one call, rejects another with a reason, edits a third: each agent gets exactly that", async () => {

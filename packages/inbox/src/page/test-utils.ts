@@ -1,8 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { Redis } from "ioredis";
 import type { Page } from "playwright-core";
-import type { Inbox, InboxRequest } from "../contract.js";
+import type { Inbox, InboxRequest, InboxStore } from "../contract.js";
+import { createInbox } from "../inbox.js";
+import { redisInboxStore } from "../redis-store.js";
+import { sqliteInboxStore } from "../sqlite-store.js";
+import { signer, startRedis, tempDir } from "../test-utils.js";
 
 // Helpers of the tests that run the inbox, its server and its agents as separate processes.
 
@@ -69,7 +74,7 @@ export async function killWorkers(): Promise<void> {
 /** The pending requests by call id, once at least `count` are there. */
 export async function pendingByCall(inbox: Inbox, count: number): Promise<Map<string, InboxRequest>> {
   for (let i = 0; i < 1500; i++) {
-    const list = await inbox.list({ state: "pending" });
+    const list = await inbox.list({ state: "pending", limit: 1000 });
     if (list.length >= count) return new Map(list.map((r) => [r.binding.callId, r]));
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -106,4 +111,49 @@ export async function pageLogin(app: App, token: string): Promise<{ set: string;
   const cookie = set.split(";")[0] as string;
   const home = await app.request("/", { headers: { cookie } });
   return { set, cookie, csrf: csrfIn(await home.text()) };
+}
+
+export type Kind = "sqlite" | "redis";
+type Cleanups = (() => Promise<void> | void)[];
+
+/**
+ * A store this process shares with server and agent processes: a SQLite file, or a real
+ * redis-server (its port is `where`). The workers open the same one with `kind` and `where`.
+ */
+export async function sharedInbox(kind: Kind, cleanups: Cleanups): Promise<{ where: string; inbox: Inbox }> {
+  let store: InboxStore;
+  let where: string;
+  if (kind === "sqlite") {
+    const dir = tempDir();
+    cleanups.push(dir.remove);
+    where = join(dir.dir, "inbox.db");
+    store = sqliteInboxStore({ file: where });
+  } else {
+    const server = await startRedis();
+    cleanups.push(() => server.stop());
+    where = String(server.port);
+    const client = new Redis({ port: server.port, host: "127.0.0.1" });
+    cleanups.push(() => client.disconnect());
+    store = redisInboxStore({ client, prefix: "e2e:" });
+  }
+  const inbox = createInbox({ store, signer: signer() });
+  cleanups.push(() => inbox.close());
+  return { where, inbox };
+}
+
+const agentScript = new URL("./test-worker.ts", import.meta.url).pathname;
+const serverScript = new URL("../server/test-worker.ts", import.meta.url).pathname;
+
+/** What an agent process's call got: its status, the reason, what the tool ran with and how many times. */
+export type AgentResult = { callId: string; status: string; reason?: string; ran?: unknown; runs: number };
+
+/** An agent process whose send_email calls wait in the inbox (approval pack, `mode: "wait"`). */
+export const agentProcess = (kind: Kind, where: string, name: string, calls: unknown[]): Promise<AgentResult[]> =>
+  startWorker(agentScript, [kind, where, name, JSON.stringify(calls)]).firstLine as Promise<AgentResult[]>;
+
+/** The inbox server in its own process (port 0: a free one). */
+export async function serverProcess(kind: Kind, where: string, port = 0): Promise<{ worker: Worker; url: string }> {
+  const worker = startWorker(serverScript, [kind, where, String(port)]);
+  const { url } = (await worker.firstLine) as { url: string };
+  return { worker, url };
 }
