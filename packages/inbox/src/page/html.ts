@@ -64,16 +64,17 @@ export function pendingCard(r: InboxRequest, csrf: string, now: number, show: (v
   const hidden = `${csrfField(csrf)}<input type="hidden" name="digest" value="${esc(r.binding.digest)}">`;
   const action = (what: string) => `/requests/${r.id}/${what}`;
   const prompt = r.prompt === undefined ? "" : `<p>${esc(r.prompt)}</p>`;
+  const shown = esc(shownInput(r, show));
   const needs = r.requireRole === undefined ? "" : `<p>Needs the role <strong>${esc(r.requireRole)}</strong>.</p>`;
   return `<article class="request" aria-labelledby="${h}" data-id="${esc(r.id)}">
 <h3 id="${h}">${esc(r.binding.toolName)}</h3>${prompt}${needs}${facts(r, now)}
-<h4>Arguments</h4><pre tabindex="0" aria-label="Arguments of ${esc(r.binding.toolName)}">${esc(shownInput(r, show))}</pre>
+<h4>Arguments</h4><pre tabindex="0" aria-label="Arguments of ${esc(r.binding.toolName)}">${shown}</pre>
 <form method="post" action="${action("approve")}" class="inline">${hidden}<button type="submit" class="approve">Approve</button></form>
 <form method="post" action="${action("reject")}">${hidden}<label for="reason-${r.id}">Reason for rejecting</label>
 <input id="reason-${r.id}" name="reason" required maxlength="2000"><button type="submit" class="reject">Reject</button></form>
 <details><summary>Edit then approve</summary><form method="post" action="${action("edit")}">${hidden}
 <label for="input-${r.id}">Arguments (JSON; redacted values must be typed again)</label>
-<textarea id="input-${r.id}" name="input" rows="8" required>${esc(shownInput(r, show))}</textarea>
+<textarea id="input-${r.id}" name="input" rows="8" required>${shown}</textarea>
 <button type="submit">Approve edited arguments</button></form></details></article>`;
 }
 

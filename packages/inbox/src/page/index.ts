@@ -29,6 +29,18 @@ const CSP =
   "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const SESSION = "toolware_inbox_session";
 const LOGIN = "toolware_inbox_login";
+/** The most pending requests the page lists (the newest first); the API pages through them all with `since`. */
+const LIST_CAP = 1000;
+// Requests per page: each carries three forms, and Chromium's cost per form grows with the forms on the page.
+const PAGE_SIZE = 50;
+
+function pager(n: number, pages: number, count: number): string {
+  if (pages === 1) return "";
+  const first = (n - 1) * PAGE_SIZE + 1;
+  const link = (to: number, text: string, rel: string) => `<a href="/?page=${to}" rel="${rel}">${text}</a>`;
+  return `<nav class="pager" aria-label="Pages of pending requests"><p>Page ${n} of ${pages}: requests ${first} to ${first + count - 1}, newest first.</p>
+${n > 1 ? link(n - 1, "Previous page", "prev") : ""} ${n < pages ? link(n + 1, "Next page", "next") : ""}</nav>`;
+}
 const STATES: readonly InboxState[] = ["pending", "approved", "denied", "edited", "expired"];
 
 function html(c: Context, body: string, status: ContentfulStatusCode = 200): Response {
@@ -115,10 +127,15 @@ export function pageRoutes(settings: PageSettings): Hono {
 
   page.get("/", async (c) => {
     const s = sess(c);
+    const pending = await inbox.list({ state: "pending", limit: LIST_CAP });
+    const pages = Math.max(1, Math.ceil(pending.length / PAGE_SIZE));
+    const asked = c.req.query("page");
+    const n = asked !== undefined && /^\d{1,4}$/.test(asked) ? Math.min(Math.max(Number(asked), 1), pages) : 1;
+    const shown = pending.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE);
     const now = Date.now();
-    const pending = await inbox.list({ state: "pending", limit: 1000 });
-    const cards = pending.map((r) => pendingCard(r, s.csrf, now, show)).join("") || "<p>Nothing is waiting.</p>";
-    const body = `<section aria-labelledby="pending-h"><h2 id="pending-h">Pending requests (${pending.length})</h2>${cards}</section>
+    const cards = shown.map((r) => pendingCard(r, s.csrf, now, show)).join("") || "<p>Nothing is waiting.</p>";
+    const count = pending.length < LIST_CAP ? String(pending.length) : `${LIST_CAP} or more`;
+    const body = `<section aria-labelledby="pending-h"><h2 id="pending-h">Pending requests (${count})</h2>${pager(n, pages, shown.length)}${cards}${pages > 1 ? pager(n, pages, shown.length) : ""}</section>
 <section aria-labelledby="feed-h"><h2 id="feed-h">Live feed</h2><ul id="feed" aria-live="polite" aria-relevant="additions"></ul></section>`;
     return html(c, layout("Pending approvals", body, { name: s.approver.name, csrf: s.csrf }));
   });
