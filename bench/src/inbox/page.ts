@@ -34,7 +34,9 @@ const median = (xs: number[]) => {
 
 if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium`);
 const dir = mkdtempSync(join(tmpdir(), "toolware-inbox-page-"));
-const signer = createSigner({ keys: [{ kid: "bench", alg: "HS256", secret: "a bench secret of more than thirty-two bytes" }] });
+const signer = createSigner({
+  keys: [{ kid: "bench", alg: "HS256", secret: "a bench secret of more than thirty-two bytes" }],
+});
 const inbox = createInbox({ store: sqliteInboxStore({ file: join(dir, "inbox.db") }), signer });
 const live = await createInboxServer({ inbox, port: 0 }).listen();
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 60_000 });
