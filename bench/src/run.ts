@@ -27,7 +27,7 @@ const JOBS: Record<string, readonly string[]> = {
   redis: ["stores"],
   cedar: ["decide"],
   "policy-check": ["1000"],
-  inbox: ["latency"],
+  inbox: ["latency", "page"],
 };
 const SUITES = Object.keys(JOBS);
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -108,22 +108,18 @@ function runProcess(args: readonly string[]): Promise<SuiteResult> {
   });
 }
 
-// The inbox's latency is mostly waiting (a store round trip, a poll), not CPU: it runs its own
-// wall-clock script under tsx (the native SQLite binding is not part of the transpiled bench) and
-// its table goes at the end of the results.
-function runInboxLatency(): string {
+// The inbox's latency is mostly waiting (a store round trip, a poll), not CPU, and its page is timed
+// in Chromium: each runs its own wall-clock script under tsx (the native SQLite binding is not part
+// of the transpiled bench) and their tables go at the end of the results.
+function runInboxScript(name: string, args: readonly string[]): string {
   const tsx = join(benchDir, "..", "node_modules/tsx/dist/cli.mjs");
-  const script = join(benchDir, "src/inbox/latency.ts");
-  const run = spawnSync(
-    process.execPath,
-    [tsx, "--conditions", "@toolware/source", script, values.quick ? "30" : "300"],
-    {
-      cwd: join(benchDir, ".."),
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  if (run.status !== 0) throw new Error(`bench: inbox latency exited with ${run.status}\n${run.stdout}`);
+  const script = join(benchDir, `src/inbox/${name}.ts`);
+  const run = spawnSync(process.execPath, [tsx, "--conditions", "@toolware/source", script, ...args], {
+    cwd: join(benchDir, ".."),
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  if (run.status !== 0) throw new Error(`bench: inbox ${name} exited with ${run.status}\n${run.stdout}`);
   process.stderr.write("\n");
   return run.stdout.trim();
 }
@@ -133,11 +129,16 @@ const loadBefore = loadavg();
 const { suites: suitesDir, coreSrc } = buildBench(values.core === undefined ? {} : { coreSrc: values.core });
 const results: SuiteResult[] = [];
 let inboxTable: string | undefined;
+let pageTable: string | undefined;
 for (const name of selected) {
   for (const which of JOBS[name] ?? []) {
     process.stderr.write(`bench: ${name} ${which} `);
+    if (name === "inbox" && which === "latency") {
+      inboxTable = runInboxScript("latency", [values.quick ? "30" : "300"]);
+      continue;
+    }
     if (name === "inbox") {
-      inboxTable = runInboxLatency();
+      pageTable = runInboxScript("page", [values.quick ? "2" : "7"]);
       continue;
     }
     if (name === "redis") {
@@ -162,11 +163,27 @@ const info = {
 };
 console.log(renderConsole(results));
 if (inboxTable !== undefined) console.log(`\n${inboxTable}`);
+if (pageTable !== undefined) console.log(`\n${pageTable}`);
 if (out !== undefined) {
   const inbox =
     inboxTable === undefined
       ? ""
       : `\n## inbox: from the decision to the waiting call's tool starting\n\n${inboxTable}\n\n- Wall-clock, loopback: an agent's inbox waits in the approval pack, a second inbox on the same store decides (the default 10 ms poll), the tool records when it starts. \`npx tsx --conditions @toolware/source bench/src/inbox/latency.ts\`.\n`;
-  writeFileSync(out, render(info, results) + inbox);
+  const page = pageTable === undefined ? "" : pageSection(pageTable);
+  writeFileSync(out, withPageTarget(render(info, results), pageTable) + inbox + page);
   console.log(`\nwrote ${relative(process.cwd(), out)}`);
+}
+
+function pageSection(table: string): string {
+  const rows = table.split("\n").filter((l) => l.startsWith("|"));
+  return `\n## inbox: the page with 1,000 pending requests in Chromium\n\n${rows.join("\n")}\n\n- Wall-clock, loopback, headless Debian Chromium: the server renders the page (50 requests a page, three forms each), a signed-in context opens it; first contentful paint and DOMContentLoaded from the navigation's start, median and worst over the rounds. \`npx tsx --conditions @toolware/source bench/src/inbox/page.ts\`.\n`;
+}
+
+// The page's verdict joins the Targets table (its last JSON line carries it).
+function withPageTarget(markdown: string, table: string | undefined): string {
+  const last = table?.split("\n").at(-1);
+  if (last === undefined || !last.startsWith("{")) return markdown;
+  const v = JSON.parse(last) as { fcp: number; pass: boolean };
+  const row = `| the inbox page with 1,000 pending requests: first render in Chromium < 1 s | ${v.fcp.toFixed(0)} ms (first contentful paint, median) | ${v.pass ? "PASS" : "**MISS**"} | wall-clock, headless Chromium on this machine; 50 requests a page (see the inbox page section) |`;
+  return markdown.replace(/(## Targets\n\n(?:\|.*\n)+)/, (t) => `${t}${row}\n`);
 }

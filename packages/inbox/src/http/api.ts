@@ -10,6 +10,8 @@ import { schemaProblems } from "./schema.js";
 export interface ApiSettings {
   readonly inbox: Inbox;
   readonly bodyLimit: number;
+  /** Redacts a request's arguments for display (the server's `redact` rules). */
+  readonly show: (value: unknown) => unknown;
 }
 
 type Env = { Variables: { approver: Approver } };
@@ -37,7 +39,7 @@ function listFilter(query: Record<string, string>): ListFilter | string {
 
 /** The JSON API under `/api`: bearer tokens only, never a secret in a URL. @internal */
 export function apiRoutes(settings: ApiSettings): Hono<Env> {
-  const { inbox, bodyLimit } = settings;
+  const { inbox, bodyLimit, show } = settings;
   const api = new Hono<Env>();
 
   api.use("*", async (c, next) => {
@@ -55,7 +57,7 @@ export function apiRoutes(settings: ApiSettings): Hono<Env> {
     const filter = listFilter(c.req.query());
     if (typeof filter === "string") return fail(c, 400, "TOOLWARE_INBOX_INVALID", filter);
     const list = await inbox.list(filter);
-    return c.json({ requests: list.map(publicRequest) });
+    return c.json({ requests: list.map((r) => publicRequest(r, show)) });
   });
 
   api.get("/requests/:id", async (c) => {
@@ -63,7 +65,7 @@ export function apiRoutes(settings: ApiSettings): Hono<Env> {
     if (!isInboxId(id)) return fail(c, 400, "TOOLWARE_INBOX_INVALID", "malformed request id");
     const r = await inbox.get(id);
     if (r === undefined) return fail(c, 404, "TOOLWARE_INBOX_NOT_FOUND", "no such request");
-    return c.json({ request: publicRequest(r) });
+    return c.json({ request: publicRequest(r, show) });
   });
 
   api.post("/requests/:id/:action", async (c) => {
@@ -84,7 +86,7 @@ export function apiRoutes(settings: ApiSettings): Hono<Env> {
       return fail(c, 400, "TOOLWARE_INBOX_INVALID", "a rejection needs a reason (it reaches the agent)");
     }
     try {
-      return c.json(await decideOne(inbox, c.get("approver"), id, action, body));
+      return c.json(await decideOne(inbox, c.get("approver"), id, action, body, show));
     } catch (error) {
       return failWith(c, error);
     }
@@ -133,6 +135,7 @@ export async function decideOne(
   id: string,
   action: "approve" | "reject" | "edit",
   body: Readonly<Record<string, unknown>>,
+  show: (value: unknown) => unknown,
 ): Promise<Record<string, unknown>> {
   const reason = body.reason === undefined || body.reason === "" ? undefined : (body.reason as string);
   if (action !== "edit") {
@@ -142,7 +145,7 @@ export async function decideOne(
       reason,
       digest: body.digest as string,
     });
-    return { request: publicRequest(r) };
+    return { request: publicRequest(r, show) };
   }
   const current = await inbox.get(id);
   const problems = schemaProblems(current?.schema, body.input);
@@ -153,5 +156,5 @@ export async function decideOne(
     );
   }
   const { edited, next } = await inbox.edit(id, { approver, input: body.input, digest: body.digest as string, reason });
-  return { request: publicRequest(edited), next: publicRequest(next) };
+  return { request: publicRequest(edited, show), next: publicRequest(next, show) };
 }

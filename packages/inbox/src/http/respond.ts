@@ -1,5 +1,4 @@
 import { toolwareCode } from "@toolware/core";
-import { redactValue } from "@toolware/packs/redact";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { InboxGrant, InboxRequest } from "../contract.js";
@@ -18,15 +17,15 @@ export function failWith(c: Context, error: unknown): Response {
   return fail(c, status, code, message);
 }
 
-/** A request as the API and the page show it: the arguments redacted like results are. @internal */
-export function publicRequest(r: InboxRequest): Record<string, unknown> {
+/** A request as the API and the page show it: the arguments redacted by the server's rules. @internal */
+export function publicRequest(r: InboxRequest, show: (value: unknown) => unknown): Record<string, unknown> {
   return {
     id: r.id,
     state: r.state,
     toolName: r.binding.toolName,
     callId: r.binding.callId,
     digest: r.binding.digest,
-    input: redactValue(r.input),
+    input: show(r.input),
     caller: r.caller,
     policyVersion: r.policyVersion,
     prompt: r.prompt,

@@ -22,18 +22,23 @@ export const JS = `"use strict";
 (function () {
   var feed = document.getElementById("feed");
   if (!feed || typeof EventSource === "undefined") return;
-  var source = new EventSource("/events");
   function line(text) {
     var li = document.createElement("li");
     li.textContent = new Date().toLocaleTimeString() + " " + text;
     feed.insertBefore(li, feed.firstChild);
     while (feed.children.length > 50) feed.removeChild(feed.lastChild);
   }
-  ["request", "vote", "decision", "grant"].forEach(function (type) {
-    source.addEventListener(type, function (event) {
-      try { line(JSON.parse(event.data).summary); } catch (e) { /* a malformed event is skipped */ }
+  // Opened after the load event: an event stream opened earlier keeps the page loading for ever.
+  function listen() {
+    var source = new EventSource("/events");
+    ["request", "vote", "decision", "grant"].forEach(function (type) {
+      source.addEventListener(type, function (event) {
+        try { line(JSON.parse(event.data).summary); } catch (e) { /* a malformed event is skipped */ }
+      });
     });
-  });
-  source.addEventListener("ready", function () { feed.setAttribute("data-ready", "1"); });
+    source.addEventListener("ready", function () { feed.setAttribute("data-ready", "1"); });
+  }
+  if (document.readyState === "complete") listen();
+  else window.addEventListener("load", listen);
 })();
 `;

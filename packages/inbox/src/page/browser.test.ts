@@ -1,121 +1,126 @@
-import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Inbox, InboxRequest } from "../contract.js";
-import { createInbox } from "../inbox.js";
-import { createInboxServer, type InboxListening } from "../server/index.js";
-import { sqliteInboxStore } from "../sqlite-store.js";
-import { signer, tempDir } from "../test-utils.js";
+import {
+  agentProcess,
+  CHROMIUM,
+  FLAGS,
+  type Kind,
+  killWorkers,
+  pendingByCall,
+  root,
+  serverProcess,
+  sharedInbox,
+  signIn,
+} from "./test-utils.js";
 
-const CHROMIUM = process.env.TOOLWARE_CHROMIUM ?? "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"];
-const root = new URL("../../../../", import.meta.url).pathname;
-const tsx = join(root, "node_modules/tsx/dist/cli.mjs");
-const worker = new URL("./test-worker.ts", import.meta.url).pathname;
-
-type Result = { callId: string; status: string; reason?: string; ran?: unknown };
-
-function agent(file: string, name: string, calls: unknown[]): Promise<Result[]> {
-  const child = spawn(
-    process.execPath,
-    [tsx, "--conditions", "@toolware/source", worker, file, name, JSON.stringify(calls)],
-    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) =>
-    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as Result[]) : reject(new Error(err)))),
-  );
-}
-
-const dir = tempDir();
-const file = join(dir.dir, "inbox.db");
-let inbox: Inbox;
-let token: string;
-let live: InboxListening;
-
+const cleanups: (() => Promise<void> | void)[] = [];
+let browser: Browser;
 beforeAll(async () => {
-  inbox = createInbox({ store: sqliteInboxStore({ file }), signer: signer() });
-  ({ token } = await inbox.approvers.add({ name: "boss", roles: ["approver"] }));
-  live = await createInboxServer({ inbox, port: 0 }).listen();
-});
+  expect(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: apt-get install -y chromium`).toBe(true);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 60_000 });
+}, 60_000);
 afterAll(async () => {
-  await live.close();
-  await inbox.close();
-  dir.remove();
+  await browser?.close();
+  await killWorkers();
+  for (const c of cleanups.reverse()) await c();
 });
-
-async function pending(count: number): Promise<Map<string, InboxRequest>> {
-  for (let i = 0; i < 1500; i++) {
-    const list = await inbox.list({ state: "pending" });
-    if (list.length >= count) return new Map(list.map((r) => [r.binding.callId, r]));
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error("the agents' calls never reached the inbox");
-}
+const shared = (kind: Kind) => sharedInbox(kind, cleanups);
+const agent = agentProcess;
 
 describe("the page in Chromium, with two agent processes waiting on one inbox", () => {
   it("approves one call, rejects another with a reason, edits a third: each agent gets exactly that", async () => {
-    expect(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: apt-get install -y chromium`).toBe(true);
-    const first = agent(file, "mailer", [
+    const { where, inbox } = await shared("sqlite");
+    const { token } = await inbox.approvers.add({ name: "boss", roles: ["approver"] });
+    const { url } = await serverProcess("sqlite", where);
+    const first = agent("sqlite", where, "mailer", [
       { callId: "a-approve", input: { to: "ops@example.com", subject: "weekly" } },
       { callId: "a-reject", input: { to: "all@example.com", subject: "spam" } },
     ]);
-    const second = agent(file, "notifier", [{ callId: "b-edit", input: { to: "typo@exmaple.com", subject: "hi" } }]);
-    const byCall = await pending(3);
+    const second = agent("sqlite", where, "notifier", [
+      { callId: "b-edit", input: { to: "typo@exmaple.com", subject: "hi" } },
+    ]);
+    const byCall = await pendingByCall(inbox, 3);
     const id = (callId: string) => byCall.get(callId)?.id as string;
 
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 60_000 });
-    try {
-      const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
-      const blocked: string[] = [];
-      page.on("console", (m) => {
-        if (/Content.Security.Policy/i.test(m.text())) blocked.push(m.text());
-      });
-      await page.goto(live.url);
-      // Keyboard only: the token field, then Enter submits the login form.
-      await page.getByLabel("Approver token").focus();
-      await page.keyboard.type(token);
-      await page.keyboard.press("Enter");
-      await page.getByRole("heading", { name: /Pending requests \(3\)/ }).waitFor();
-      await page.locator("#feed[data-ready]").waitFor({ state: "attached" });
-      // The docs' picture is refreshed on request only, so a test run leaves the work tree as it was.
-      const shot = await page.screenshot({ fullPage: false });
-      expect(shot.byteLength).toBeGreaterThan(10_000);
-      if (process.env.TOOLWARE_UPDATE_SCREENSHOT === "1") writeFileSync(join(root, "docs/inbox.png"), shot);
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
+    const blocked: string[] = [];
+    page.on("console", (m) => {
+      if (/Content.Security.Policy/i.test(m.text())) blocked.push(m.text());
+    });
+    await signIn(page, url, token);
+    await page.getByRole("heading", { name: /Pending requests \(3\)/ }).waitFor();
+    await page.locator("#feed[data-ready]").waitFor({ state: "attached" });
+    // The addressee is what the approver judges: shown, not redacted.
+    const shown = await page.locator(`article[data-id="${id("a-approve")}"] pre`).textContent();
+    expect(shown).toContain('"to": "ops@example.com"');
+    // The docs' picture is refreshed on request only, so a test run leaves the work tree as it was.
+    const shot = await page.screenshot({ fullPage: false });
+    expect(shot.byteLength).toBeGreaterThan(10_000);
+    if (process.env.TOOLWARE_UPDATE_SCREENSHOT === "1") writeFileSync(join(root, "docs/inbox.png"), shot);
 
-      await page
-        .locator(`article[data-id="${id("a-approve")}"]`)
-        .getByRole("button", { name: "Approve", exact: true })
-        .click();
-      await page.getByRole("heading", { name: /Pending requests \(2\)/ }).waitFor();
+    await page
+      .locator(`article[data-id="${id("a-approve")}"]`)
+      .getByRole("button", { name: "Approve", exact: true })
+      .click();
+    await page.getByRole("heading", { name: /Pending requests \(2\)/ }).waitFor();
 
-      const reject = page.locator(`article[data-id="${id("a-reject")}"]`);
-      await reject.getByLabel("Reason for rejecting").fill("not to everyone");
-      await reject.getByRole("button", { name: "Reject" }).click();
-      await page.getByRole("heading", { name: /Pending requests \(1\)/ }).waitFor();
+    const reject = page.locator(`article[data-id="${id("a-reject")}"]`);
+    await reject.getByLabel("Reason for rejecting").fill("not to everyone");
+    await reject.getByRole("button", { name: "Reject" }).click();
+    await page.getByRole("heading", { name: /Pending requests \(1\)/ }).waitFor();
 
-      const edit = page.locator(`article[data-id="${id("b-edit")}"]`);
-      await edit.getByText("Edit then approve").click();
-      await edit
-        .getByRole("textbox", { name: /Arguments/ })
-        .fill(JSON.stringify({ to: "typo@example.com", subject: "hi" }));
-      await edit.getByRole("button", { name: "Approve edited arguments" }).click();
-      await page.getByRole("heading", { name: /Pending requests \(0\)/ }).waitFor();
-      expect(blocked).toEqual([]);
-    } finally {
-      await browser.close();
-    }
+    const edit = page.locator(`article[data-id="${id("b-edit")}"]`);
+    await edit.getByText("Edit then approve").click();
+    await edit
+      .getByRole("textbox", { name: /Arguments/ })
+      .fill(JSON.stringify({ to: "typo@example.com", subject: "hi" }));
+    await edit.getByRole("button", { name: "Approve edited arguments" }).click();
+    await page.getByRole("heading", { name: /Pending requests \(0\)/ }).waitFor();
+    expect(blocked).toEqual([]);
+    await page.close();
 
     const [a, b] = await Promise.all([first, second]);
     expect(a).toEqual([
-      { callId: "a-approve", status: "ok", ran: { to: "ops@example.com", subject: "weekly" } },
-      { callId: "a-reject", status: "blocked", reason: "send_email was not approved: not to everyone" },
+      { callId: "a-approve", status: "ok", ran: { to: "ops@example.com", subject: "weekly" }, runs: 1 },
+      { callId: "a-reject", status: "blocked", reason: "send_email was not approved: not to everyone", runs: 0 },
     ]);
-    expect(b).toEqual([{ callId: "b-edit", status: "ok", ran: { to: "typo@example.com", subject: "hi" } }]);
+    expect(b).toEqual([{ callId: "b-edit", status: "ok", ran: { to: "typo@example.com", subject: "hi" }, runs: 1 }]);
+  }, 120_000);
+});
+
+describe.each(["sqlite", "redis"] as const)("the inbox server restarted while a call waits (%s)", (kind) => {
+  it("comes back with the request pending; after signing in again, the approval reaches the agent once", async () => {
+    const { where, inbox } = await shared(kind);
+    const { token } = await inbox.approvers.add({ name: "boss", roles: ["approver"] });
+    const before = await serverProcess(kind, where);
+    const input = { to: "ops@example.com", subject: "after the restart" };
+    const waiting = agent(kind, where, "mailer", [{ callId: "r-1", input }]);
+    const request = (await pendingByCall(inbox, 1)).get("r-1");
+
+    const page = await browser.newPage();
+    await signIn(page, before.url, token);
+    await page.getByRole("heading", { name: /Pending requests \(1\)/ }).waitFor();
+
+    // The server dies mid-session, without a chance to flush or say goodbye, and comes back on its port.
+    await before.worker.kill();
+    const port = Number(new URL(before.url).port);
+    const after = await serverProcess(kind, where, port);
+    expect(after.url).toBe(before.url);
+
+    // Sessions live in the server's memory: the old cookie is gone, the approver signs in again.
+    await page.goto(after.url);
+    await page.getByLabel("Approver token").waitFor();
+    await signIn(page, after.url, token);
+    const card = page.locator(`article[data-id="${request?.id}"]`);
+    await card.getByRole("button", { name: "Approve", exact: true }).click();
+    await page.getByRole("heading", { name: /Pending requests \(0\)/ }).waitFor();
+    await page.close();
+
+    expect(await waiting).toEqual([{ callId: "r-1", status: "ok", ran: input, runs: 1 }]);
+    const settled = await inbox.get(request?.id as string);
+    expect(settled).toMatchObject({ state: "approved", decision: { outcome: "approved", approvers: ["boss"] } });
+    expect(inbox.verify(settled as NonNullable<typeof settled>)).toBe(true);
   }, 120_000);
 });

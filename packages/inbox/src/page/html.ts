@@ -1,4 +1,3 @@
-import { redactValue } from "@toolware/packs/redact";
 import type { InboxGrant, InboxRequest } from "../contract.js";
 
 /** Escapes text for HTML content and quoted attributes. @internal */
@@ -41,9 +40,9 @@ function until(ms: number, now: number): string {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The arguments as the approver sees them: redacted like results, pretty-printed. @internal */
-export function shownInput(r: InboxRequest): string {
-  return JSON.stringify(redactValue(r.input), null, 2) ?? "null";
+/** The arguments as the approver sees them: redacted by the server's rules, pretty-printed. @internal */
+export function shownInput(r: InboxRequest, show: (value: unknown) => unknown): string {
+  return JSON.stringify(show(r.input), null, 2) ?? "null";
 }
 
 function facts(r: InboxRequest, now: number): string {
@@ -60,21 +59,22 @@ function facts(r: InboxRequest, now: number): string {
 }
 
 /** One pending request with its three decisions. @internal */
-export function pendingCard(r: InboxRequest, csrf: string, now: number): string {
+export function pendingCard(r: InboxRequest, csrf: string, now: number, show: (value: unknown) => unknown): string {
   const h = `h-${r.id}`;
   const hidden = `${csrfField(csrf)}<input type="hidden" name="digest" value="${esc(r.binding.digest)}">`;
   const action = (what: string) => `/requests/${r.id}/${what}`;
   const prompt = r.prompt === undefined ? "" : `<p>${esc(r.prompt)}</p>`;
+  const shown = esc(shownInput(r, show));
   const needs = r.requireRole === undefined ? "" : `<p>Needs the role <strong>${esc(r.requireRole)}</strong>.</p>`;
   return `<article class="request" aria-labelledby="${h}" data-id="${esc(r.id)}">
 <h3 id="${h}">${esc(r.binding.toolName)}</h3>${prompt}${needs}${facts(r, now)}
-<h4>Arguments</h4><pre tabindex="0" aria-label="Arguments of ${esc(r.binding.toolName)}">${esc(shownInput(r))}</pre>
+<h4>Arguments</h4><pre tabindex="0" aria-label="Arguments of ${esc(r.binding.toolName)}">${shown}</pre>
 <form method="post" action="${action("approve")}" class="inline">${hidden}<button type="submit" class="approve">Approve</button></form>
 <form method="post" action="${action("reject")}">${hidden}<label for="reason-${r.id}">Reason for rejecting</label>
 <input id="reason-${r.id}" name="reason" required maxlength="2000"><button type="submit" class="reject">Reject</button></form>
 <details><summary>Edit then approve</summary><form method="post" action="${action("edit")}">${hidden}
 <label for="input-${r.id}">Arguments (JSON; redacted values must be typed again)</label>
-<textarea id="input-${r.id}" name="input" rows="8" required>${esc(shownInput(r))}</textarea>
+<textarea id="input-${r.id}" name="input" rows="8" required>${shown}</textarea>
 <button type="submit">Approve edited arguments</button></form></details></article>`;
 }
 

@@ -16,6 +16,8 @@ import { eventStream } from "./stream.js";
 export interface PageSettings {
   readonly inbox: Inbox;
   readonly bodyLimit: number;
+  /** Redacts a request's arguments for display (the server's `redact` rules). */
+  readonly show: (value: unknown) => unknown;
   readonly sessionTtlMs: number;
   readonly secureCookie: boolean;
   /** Ends of open event streams, called by `close()`. */
@@ -27,6 +29,18 @@ const CSP =
   "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const SESSION = "toolware_inbox_session";
 const LOGIN = "toolware_inbox_login";
+/** The most pending requests the page lists (the newest first); the API pages through them all with `since`. */
+const LIST_CAP = 1000;
+// Requests per page: each carries three forms, and Chromium's cost per form grows with the forms on the page.
+const PAGE_SIZE = 50;
+
+function pager(n: number, pages: number, count: number): string {
+  if (pages === 1) return "";
+  const first = (n - 1) * PAGE_SIZE + 1;
+  const link = (to: number, text: string, rel: string) => `<a href="/?page=${to}" rel="${rel}">${text}</a>`;
+  return `<nav class="pager" aria-label="Pages of pending requests"><p>Page ${n} of ${pages}: requests ${first} to ${first + count - 1}, newest first.</p>
+${n > 1 ? link(n - 1, "Previous page", "prev") : ""} ${n < pages ? link(n + 1, "Next page", "next") : ""}</nav>`;
+}
 const STATES: readonly InboxState[] = ["pending", "approved", "denied", "edited", "expired"];
 
 function html(c: Context, body: string, status: ContentfulStatusCode = 200): Response {
@@ -51,7 +65,7 @@ async function formBody(c: Context, limit: number): Promise<URLSearchParams | Re
 
 /** The approvers' page: login, pending requests, grants, history and the live feed. @internal */
 export function pageRoutes(settings: PageSettings): Hono {
-  const { inbox, bodyLimit, secureCookie } = settings;
+  const { inbox, bodyLimit, secureCookie, show } = settings;
   const sessions = new Sessions(inbox, settings.sessionTtlMs);
   const cookie = { httpOnly: true, sameSite: "Strict", secure: secureCookie, path: "/" } as const;
   const page = new Hono();
@@ -113,10 +127,15 @@ export function pageRoutes(settings: PageSettings): Hono {
 
   page.get("/", async (c) => {
     const s = sess(c);
+    const pending = await inbox.list({ state: "pending", limit: LIST_CAP });
+    const pages = Math.max(1, Math.ceil(pending.length / PAGE_SIZE));
+    const asked = c.req.query("page");
+    const n = asked !== undefined && /^\d{1,4}$/.test(asked) ? Math.min(Math.max(Number(asked), 1), pages) : 1;
+    const shown = pending.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE);
     const now = Date.now();
-    const pending = await inbox.list({ state: "pending", limit: 1000 });
-    const cards = pending.map((r) => pendingCard(r, s.csrf, now)).join("") || "<p>Nothing is waiting.</p>";
-    const body = `<section aria-labelledby="pending-h"><h2 id="pending-h">Pending requests (${pending.length})</h2>${cards}</section>
+    const cards = shown.map((r) => pendingCard(r, s.csrf, now, show)).join("") || "<p>Nothing is waiting.</p>";
+    const count = pending.length < LIST_CAP ? String(pending.length) : `${LIST_CAP} or more`;
+    const body = `<section aria-labelledby="pending-h"><h2 id="pending-h">Pending requests (${count})</h2>${pager(n, pages, shown.length)}${cards}${pages > 1 ? pager(n, pages, shown.length) : ""}</section>
 <section aria-labelledby="feed-h"><h2 id="feed-h">Live feed</h2><ul id="feed" aria-live="polite" aria-relevant="additions"></ul></section>`;
     return html(c, layout("Pending approvals", body, { name: s.approver.name, csrf: s.csrf }));
   });
@@ -128,8 +147,8 @@ export function pageRoutes(settings: PageSettings): Hono {
     if (r === undefined) return problem(c, 404, "No such request.", s);
     const body =
       r.state === "pending"
-        ? pendingCard(r, s.csrf, Date.now())
-        : `<p>${esc(r.binding.toolName)}: ${esc(r.state)}</p><pre tabindex="0">${esc(shownInput(r))}</pre>`;
+        ? pendingCard(r, s.csrf, Date.now(), show)
+        : `<p>${esc(r.binding.toolName)}: ${esc(r.state)}</p><pre tabindex="0">${esc(shownInput(r, show))}</pre>`;
     return html(c, layout(`Request ${r.binding.toolName}`, body, { name: s.approver.name, csrf: s.csrf }));
   });
 
@@ -153,7 +172,7 @@ export function pageRoutes(settings: PageSettings): Hono {
       }
     }
     try {
-      await decideOne(inbox, s.approver, id, action, { digest: f.get("digest") ?? "", reason, input });
+      await decideOne(inbox, s.approver, id, action, { digest: f.get("digest") ?? "", reason, input }, show);
     } catch (error) {
       const status = inboxHttpStatus(error) as ContentfulStatusCode;
       return problem(c, status, status === 500 ? "Internal error." : (error as Error).message, s);

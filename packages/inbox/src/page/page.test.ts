@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Inbox } from "../contract.js";
 import { createInboxServer } from "../server/index.js";
 import { openInbox, sqliteKind } from "../test-utils.js";
+import { cookieOf, csrfIn, FORM, pageLogin } from "./test-utils.js";
 
 const kind = sqliteKind();
 let inbox: Inbox;
@@ -18,26 +19,11 @@ afterAll(async () => {
   await kind.stop();
 });
 
-const FORM = { "content-type": "application/x-www-form-urlencoded" };
-const cookieOf = (res: Response, name: string) =>
-  res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`)) ?? "";
-const csrfIn = (text: string) => /name="csrf" value="([^"]+)"/.exec(text)?.[1] ?? "";
-
 async function login(who = "boss"): Promise<{ cookie: string; csrf: string }> {
-  const first = await server.app.request("/");
-  const pre = cookieOf(first, "toolware_inbox_login").split(";")[0] as string;
-  const res = await server.app.request("/login", {
-    method: "POST",
-    headers: { ...FORM, cookie: pre },
-    body: new URLSearchParams({ csrf: csrfIn(await first.text()), token: tokens[who] as string }).toString(),
-  });
-  expect(res.status).toBe(303);
-  const set = cookieOf(res, "toolware_inbox_session");
+  const { set, cookie, csrf } = await pageLogin(server.app, tokens[who] as string);
   expect(set).toMatch(/HttpOnly/);
   expect(set).toMatch(/SameSite=Strict/);
-  const cookie = set.split(";")[0] as string;
-  const home = await server.app.request("/", { headers: { cookie } });
-  return { cookie, csrf: csrfIn(await home.text()) };
+  return { cookie, csrf };
 }
 
 async function submit(extra: Record<string, unknown> = {}) {

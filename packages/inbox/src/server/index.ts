@@ -1,4 +1,5 @@
 import { type ServerType, serve } from "@hono/node-server";
+import { createRedactor, type Redactor, type RedactTextOptions } from "@toolware/packs/redact";
 import { Hono } from "hono";
 import type { Inbox } from "../contract.js";
 import { checkOptions, invalidOption } from "../errors.js";
@@ -19,6 +20,13 @@ export interface InboxServerOptions {
   readonly sessionTtlMs?: number;
   /** Mark the session cookie `Secure` (behind HTTPS). Default false: the default binding is loopback HTTP. */
   readonly secureCookie?: boolean;
+  /**
+   * How pending requests' arguments are redacted on the page and in the API: the redact pack your
+   * stack applies to results (`redact({ … })`, or anything with its `value` function), or the
+   * options you give it. Default `{ emails: false }`: secrets, tokens, keys, URL passwords and card
+   * numbers are hidden, e-mail addresses shown, since an approver must see who a message goes to.
+   */
+  readonly redact?: RedactTextOptions | Pick<Redactor, "value">;
 }
 
 /** A listening server. */
@@ -38,7 +46,21 @@ export interface InboxServer {
   listen(): Promise<InboxListening>;
 }
 
-const KEYS = ["inbox", "bodyLimit", "hostname", "port", "sessionTtlMs", "secureCookie"] as const;
+const KEYS = ["inbox", "bodyLimit", "hostname", "port", "sessionTtlMs", "secureCookie", "redact"] as const;
+
+/** What the approvers see of a request's arguments, by default: everything but the addressee's kind of secret. */
+const APPROVER_RULES: RedactTextOptions = { emails: false };
+
+function redactorOf(rules: unknown): (value: unknown) => unknown {
+  if (rules === undefined) return createRedactor(APPROVER_RULES).value;
+  if (rules === null || typeof rules !== "object") {
+    throw invalidOption("redact must be the redact pack (redact({ … })) or its options object");
+  }
+  const value = (rules as { value?: unknown }).value;
+  // A pack or a compiled redactor brings its own rules; anything else is options, checked by the pack.
+  if (typeof value === "function") return (v: unknown) => value.call(rules, v);
+  return createRedactor(rules as RedactTextOptions).value;
+}
 
 function positive(value: unknown, name: string, fallback: number, min = 1): number {
   if (value === undefined) return fallback;
@@ -73,6 +95,7 @@ export function createInboxServer(options: InboxServerOptions): InboxServer {
   if (o.secureCookie !== undefined && typeof o.secureCookie !== "boolean") {
     throw invalidOption("secureCookie must be true or false");
   }
+  const show = redactorOf(o.redact);
   const streams = new Set<() => void>();
   const app = new Hono();
   app.use("*", async (c, next) => {
@@ -82,8 +105,8 @@ export function createInboxServer(options: InboxServerOptions): InboxServer {
     c.header("X-Frame-Options", "DENY");
     c.header("Cache-Control", "no-store");
   });
-  app.route("/api", apiRoutes({ inbox, bodyLimit }));
-  app.route("/", pageRoutes({ inbox, bodyLimit, sessionTtlMs, secureCookie: o.secureCookie === true, streams }));
+  app.route("/api", apiRoutes({ inbox, bodyLimit, show }));
+  app.route("/", pageRoutes({ inbox, bodyLimit, show, sessionTtlMs, secureCookie: o.secureCookie === true, streams }));
   app.notFound((c) => c.json({ error: { code: "TOOLWARE_INBOX_NOT_FOUND", message: "not found" } }, 404));
   return {
     app,
