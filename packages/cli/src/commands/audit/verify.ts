@@ -76,7 +76,7 @@ export const verifyCommand = defineCommand({
     const result = verify(file);
     const last = result.ok && result.records > 0 ? lastHash(file) : undefined;
     let problem = result.ok ? undefined : `${name}:${result.line}: the hash chain breaks: ${result.problem}`;
-    let code = "TOOLWARE_AUDIT_CHAIN_BROKEN";
+    let code: `TOOLWARE_${string}` = "TOOLWARE_AUDIT_CHAIN_BROKEN";
     if (problem === undefined && result.records === 0 && !options["allow-empty"]) {
       problem = `${name} is empty: it holds no record to verify (--allow-empty lets it pass)`;
       code = "TOOLWARE_AUDIT_EMPTY";
