@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import type { Inbox } from "@toolware/inbox";
-import { createInboxServer, type InboxListening, inboxWebhooks } from "@toolware/inbox/server";
+import type { InboxListening } from "@toolware/inbox/server";
 import { type CommandIO, defineCommand, EXIT } from "../kit.js";
 import { KEYS_ENV, openInbox, openSigner, redactUrl, startFailed } from "./open.js";
 import type { InboxSettings } from "./settings.js";
@@ -27,7 +27,16 @@ function urlHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
-function webhooks(settings: InboxSettings, inbox: Inbox, io: CommandIO, env: NodeJS.ProcessEnv): (() => void)[] {
+// The server (Hono) is loaded when the inbox starts: the other commands of `toolware` never load it.
+const server = () => import("@toolware/inbox/server");
+
+async function webhooks(
+  settings: InboxSettings,
+  inbox: Inbox,
+  io: CommandIO,
+  env: NodeJS.ProcessEnv,
+): Promise<(() => void)[]> {
+  const { inboxWebhooks } = await server();
   return settings.webhooks.map((hook) => {
     const name = hook.secretEnv ?? WEBHOOK_SECRET_ENV;
     const secret = env[name];
@@ -48,7 +57,8 @@ function webhooks(settings: InboxSettings, inbox: Inbox, io: CommandIO, env: Nod
 }
 
 async function listen(settings: InboxSettings, inbox: Inbox, port: number): Promise<InboxListening> {
-  const server = createInboxServer({
+  const { createInboxServer } = await server();
+  const created = createInboxServer({
     inbox,
     hostname: settings.host,
     port,
@@ -57,19 +67,23 @@ async function listen(settings: InboxSettings, inbox: Inbox, port: number): Prom
     ...(settings.sessionTtlMs === undefined ? {} : { sessionTtlMs: settings.sessionTtlMs }),
   });
   try {
-    return await server.listen();
+    return await created.listen();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const where = `${urlHost(settings.host)}:${port}`;
-    if (code === "EADDRINUSE") {
-      throw startFailed(`cannot listen on ${where}: the port is in use (another inbox?); choose another with --port`);
-    }
-    if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
-      throw startFailed(`cannot listen on ${where}: no such address on this machine (--host)`, error);
-    }
-    if (code === "EACCES") throw startFailed(`cannot listen on ${where}: permission denied (a port below 1024?)`);
-    throw startFailed(`cannot listen on ${where}`, error);
+    throw listenFailed(error, settings.host, port);
   }
+}
+
+function listenFailed(error: unknown, host: string, port: number): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `${urlHost(host)}:${port}`;
+  if (code === "EADDRINUSE") {
+    return startFailed(`cannot listen on ${where}: the port is in use (another inbox?); choose another with --port`);
+  }
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    return startFailed(`cannot listen on ${where}: no such address on this machine (--host)`, error);
+  }
+  if (code === "EACCES") return startFailed(`cannot listen on ${where}: permission denied (a port below 1024?)`);
+  return startFailed(`cannot listen on ${where}`, error);
 }
 
 function stopped(signal: AbortSignal | undefined): Promise<void> {
@@ -81,13 +95,18 @@ function stopped(signal: AbortSignal | undefined): Promise<void> {
 /** Runs the inbox until `io.signal` aborts (SIGINT, SIGTERM), then drains and closes everything it opened. */
 export async function serveInbox(settings: InboxSettings, io: CommandIO, env: NodeJS.ProcessEnv): Promise<number> {
   const signer = openSigner(settings, env);
-  const port = settings.port === 0 ? await freePort(settings.host) : settings.port;
+  const port =
+    settings.port === 0
+      ? await freePort(settings.host).catch((error: unknown) => {
+          throw listenFailed(error, settings.host, 0);
+        })
+      : settings.port;
   const baseUrl = settings.baseUrl ?? `http://${urlHost(settings.host)}:${port}`;
   const inbox = await openInbox(settings, signer, baseUrl);
   const unsubscribe: (() => void)[] = [];
   let listening: InboxListening | undefined;
   try {
-    unsubscribe.push(...webhooks(settings, inbox, io, env));
+    unsubscribe.push(...(await webhooks(settings, inbox, io, env)));
     listening = await listen(settings, inbox, port);
   } catch (error) {
     for (const stop of unsubscribe) stop();
