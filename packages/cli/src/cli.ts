@@ -57,9 +57,19 @@ function resolve(
   let rest = argv;
   while (isGroup(command)) {
     const [name, ...after] = rest;
-    if (name === undefined || name.startsWith("-")) break;
     const group: CommandGroup = command;
+    const fallback = group.default;
+    if (name === undefined || name.startsWith("-")) {
+      // `toolware audit --help` is the group's help: it lists the group's commands and the default's options.
+      if (fallback === undefined || globalFlag(rest) !== undefined) break;
+      command = fallback;
+      continue;
+    }
     const found = group.commands.find((c) => c.name === name);
+    if (found === undefined && fallback !== undefined && (isGroup(fallback) || fallback.args.length > 0)) {
+      command = fallback;
+      continue;
+    }
     if (found === undefined) {
       const close = closestKey(
         name,

@@ -51,6 +51,12 @@ export interface CommandGroup {
   readonly summary: string;
   readonly description: string;
   readonly commands: readonly Command[];
+  /**
+   * What runs when no command of the group is named: `toolware audit <file>` beside `toolware audit verify <file>`,
+   * `toolware inbox` beside `toolware inbox approver add`. It gets the rest of the line; a word that names no command
+   * is one of its arguments when it takes any, else an unknown command.
+   */
+  readonly default?: Command;
 }
 
 /** One entry of the command tree. */
@@ -96,25 +102,28 @@ function argsUsage(args: readonly string[]): string {
 
 /** The usage line of a command: `usage: toolware audit <file> [options]`. */
 export function usageLine(path: string, command: Command): string {
-  if (isGroup(command)) return `usage: ${path} <command> [options]`;
+  if (isGroup(command)) {
+    const group = `${path} <command> [options]`;
+    return command.default === undefined ? `usage: ${group}` : `${usageLine(path, command.default)}\n       ${group}`;
+  }
   return `usage: ${[path, argsUsage(command.args), "[options]"].filter((p) => p !== "").join(" ")}`;
 }
 
 /** The `--help` text of a command or group, `path` being how it is called (`toolware audit`). */
 export function helpText(path: string, command: Command): string {
   const lines = [usageLine(path, command), "", command.description, ""];
-  if (isGroup(command)) {
-    lines.push("Commands:", ...columns(command.commands.map((c) => [c.name, c.summary])), "");
-    lines.push("Options:", ...columns(GLOBAL_OPTIONS), "");
-    lines.push(`Run "${path} <command> --help" for the options of a command.`, "");
-  } else {
-    const own = Object.entries(command.options).map(([name, spec]): [string, string] => {
-      const flag = `${spec.short === undefined ? "" : `-${spec.short}, `}--${name}`;
-      return [spec.type === "string" ? `${flag} ${spec.value}` : flag, spec.description];
-    });
-    lines.push("Options:", ...columns([...own, ...GLOBAL_OPTIONS]), "");
-  }
-  const failure = isGroup(command) ? "the command failed (its --help says when)" : command.failure;
+  const leaf = isGroup(command) ? command.default : command;
+  if (isGroup(command)) lines.push("Commands:", ...columns(command.commands.map((c) => [c.name, c.summary])), "");
+  const own =
+    leaf === undefined || isGroup(leaf)
+      ? []
+      : Object.entries(leaf.options).map(([name, spec]): [string, string] => {
+          const flag = `${spec.short === undefined ? "" : `-${spec.short}, `}--${name}`;
+          return [spec.type === "string" ? `${flag} ${spec.value}` : flag, spec.description];
+        });
+  lines.push("Options:", ...columns([...own, ...GLOBAL_OPTIONS]), "");
+  if (isGroup(command)) lines.push(`Run "${path} <command> --help" for the options of a command.`, "");
+  const failure = leaf === undefined || isGroup(leaf) ? "the command failed (its --help says when)" : leaf.failure;
   lines.push(
     "Exit codes:",
     ...columns([

@@ -60,3 +60,24 @@ export function scratch(prefix: string): { dir: string; write(name: string, text
     },
   };
 }
+
+/** Starts `toolware <argv>` in this process for a command that runs until stopped (`toolware inbox`). */
+export function started(
+  argv: readonly string[],
+  cwd: string,
+): { out(): string; err(): string; stop(): void; code: Promise<number> } {
+  let out = "";
+  let err = "";
+  const stop = new AbortController();
+  const io = {
+    out: (text: string) => {
+      out += text;
+    },
+    err: (text: string) => {
+      err += text;
+    },
+    cwd,
+    signal: stop.signal,
+  };
+  return { out: () => out, err: () => err, stop: () => stop.abort(), code: runToolware(argv, io) };
+}
