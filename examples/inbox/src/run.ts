@@ -99,8 +99,8 @@ export async function runExample(
     const guarded = guardTools(hooks, tools, {
       onOutcome: (o) => print(`  agent:    ${o.toolName} (${o.callId}) ${o.status}${o.reason ? `: ${o.reason}` : ""}`),
     });
-    // The approver works beside the agent. The API shows arguments redacted (the address is [EMAIL-REDACTED]), so
-    // it judges by the body: a note to one customer is approved, a price announcement is rejected.
+    // The approver works beside the agent. The API shows the arguments with secrets hidden and the addressee
+    // visible, so a person can judge: a note to one customer is approved, a price announcement is rejected.
     const approver = approveOverHttp(
       server.url,
       token,

@@ -18,9 +18,9 @@ describe("examples/inbox", () => {
       reason:
         "Tool execution blocked by hook. Tool: send_email. Reason: send_email was not approved: price announcements go through marketing",
     });
-    // The approver saw the arguments redacted, as the API shows them.
+    // The approver saw the addressee: the API hides secrets, not who an e-mail goes to.
     expect(lines).toContain(
-      '  approver: send_email({"to":"[EMAIL-REDACTED]","body":"Your plan is renewed."}) from support-agent: approve',
+      '  approver: send_email({"to":"ann@example.com","body":"Your plan is renewed."}) from support-agent: approve',
     );
     expect(lines.indexOf("  agent:    send_email (call-1) ok")).toBeGreaterThan(
       lines.findIndex((l) => l.startsWith("  approver: send_email") && l.endsWith("approve")),
