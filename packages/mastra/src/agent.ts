@@ -131,12 +131,17 @@ export function guardAgentMethods<A extends MastraAgentLike>(
       writable: true,
       value: function guardedRun(this: unknown, ...args: unknown[]) {
         const options = args[index] as Record<string, unknown> | undefined;
-        if (name.startsWith("approve")) approvals.approve(options?.toolCallId);
-        if (name.startsWith("decline")) approvals.decline(options?.toolCallId);
-        const own = options?.hooks;
-        // Mastra lets per-call hooks replace the agent's: yours run with the chain instead.
-        if (own !== undefined && own !== null && typeof own === "object" && !made.has(own)) {
-          args[index] = { ...options, hooks: compose(own as MastraToolHooks) };
+        try {
+          if (name.startsWith("approve")) approvals.approve(options?.toolCallId);
+          if (name.startsWith("decline")) approvals.decline(options?.toolCallId);
+          const own = options?.hooks;
+          // Mastra lets per-call hooks replace the agent's: yours run with the chain instead.
+          if (own !== undefined && own !== null && typeof own === "object" && !made.has(own)) {
+            args[index] = { ...options, hooks: compose(own as MastraToolHooks) };
+          }
+        } catch (error) {
+          // These methods are async: a refusal is a rejected promise, as Mastra's own errors are.
+          return Promise.reject(error);
         }
         return (original as (...a: unknown[]) => unknown).apply(this, args);
       },

@@ -160,4 +160,15 @@ describe.runIf(mastraNode)("Mastra end to end: agent.generate with ai 6's MockLa
     expect(log).toEqual([]);
     expect(JSON.stringify(resultsSeen(model, 1).a)).not.toContain("sk-cached-1");
   });
+
+  it("agent() refuses an agent built without the guard's hooks, and guarding one agent twice", () => {
+    const tw = mastraToolware(new ToolHooks());
+    const other = mastraToolware(new ToolHooks());
+    const model = scripted("done");
+    expect(() => tw.agent(guardedAgent(other, model, {}))).toThrow(
+      expect.objectContaining({ code: "TOOLWARE_MASTRA_HOOKS_MISSING" }),
+    );
+    const agent = tw.agent(guardedAgent(tw, model, {}, { hooks: tw.with({ afterToolCall: async () => {} }) }));
+    expect(() => tw.agent(agent)).toThrow(expect.objectContaining({ code: "TOOLWARE_MASTRA_ALREADY_GUARDED" }));
+  });
 });
