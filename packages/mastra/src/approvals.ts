@@ -22,6 +22,8 @@ const MAX_QUESTIONS = 10_000;
  */
 export class Approvals {
   readonly #asked = new Map<string, Question>();
+  // Calls whose chain ended because the run was suspended to ask: they have not ended, they wait.
+  readonly #waiting = new WeakSet<MastraCall>();
   readonly #guarded: (call: MastraCall) => boolean;
 
   constructor(guarded: (call: MastraCall) => boolean) {
@@ -49,11 +51,17 @@ export class Approvals {
     if (this.#asked.size >= MAX_QUESTIONS) this.#asked.delete(this.#asked.keys().next().value as string);
     this.#asked.set(call.callId, { binding, approved: false });
     const args = JSON.parse(JSON.stringify(ctx.toolInput)) as Record<string, unknown>;
+    this.#waiting.add(call);
     await suspend.call(call.context, undefined, {
       requireToolApproval: { toolCallId: call.callId, toolName: ctx.toolName, args },
     });
     return "defer";
   };
+
+  /** Whether this call suspended the run to ask (its chain's "deferred" block is no end of the call). */
+  waiting(call: MastraCall): boolean {
+    return this.#waiting.has(call);
+  }
 
   /** Records a "yes" given through the agent's approveToolCall: only for a question this guard asked. */
   approve(toolCallId: unknown): void {

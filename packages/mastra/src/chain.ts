@@ -92,7 +92,11 @@ export class ChainRunner {
     }
   }
 
+  /** Set by the guard: calls that wait for an answer through Mastra, whose outcome is not their end. */
+  waiting: (call: MastraCall) => boolean = () => false;
+
   #notify(outcome: ToolCallOutcome, call: MastraCall): void {
+    if (this.waiting(call)) return;
     notifyOutcome(this.#hooks, "mastra.onOutcome", this.#options.onOutcome, outcome, call);
   }
 

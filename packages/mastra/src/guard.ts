@@ -84,6 +84,7 @@ export function mastraToolware(hooks: ToolHooks, options: MastraToolwareOptions 
   const runner = new ChainRunner(hooks, checked);
   const made = new WeakSet<object>();
   const approvals = new Approvals((call) => runner.owns(call));
+  runner.waiting = (call) => approvals.waiting(call);
   const chainHooks: MastraToolHooks = {
     beforeToolCall: (hc) => runner.before(hc as HookCall) as Promise<Skip | undefined>,
     afterToolCall: (hc) => runner.after(hc as HookCall),
