@@ -55,6 +55,7 @@ describe("the adapter pages", () => {
       "adapters-ai-sdk-offline.ts",
       "adapters-langchain-offline.ts",
       "adapters-openai-agents-offline.ts",
+      "adapters-mastra-offline.ts",
     ]);
     const snippets = readdirSync(join(ROOT, "docs/snippets"));
     const models = {
@@ -62,6 +63,7 @@ describe("the adapter pages", () => {
       langchain: "@langchain/core/testing",
       "openai-agents": "@openai/agents/testing",
       mcp: "@modelcontextprotocol/sdk/inMemory.js",
+      mastra: "ai/test",
     };
     for (const [adapter, module] of Object.entries(models)) {
       const file = `adapters-${adapter}-offline.ts`;
