@@ -28,7 +28,8 @@ export interface ToolwarePluginOptions {
 
 /** A call whose tool ADK runs now: the chain waits at `execute` for what the tool returned or threw. */
 interface Running extends Started {
-  readonly invocation: InvocationContext;
+  /** The id of the run the call belongs to (ADK gives each agent of the run a copy of its context). */
+  readonly invocation: string;
   settle(result: { value: unknown } | { error: unknown }): void;
 }
 
@@ -65,6 +66,7 @@ export class ToolwarePlugin extends BasePlugin {
         const outcome = refusedOutcome(this.hooks, ADAPTER, tool.name, toolContext.functionCallId ?? "", error, {
           input: toolArgs,
         });
+        release(toolContext, this.hooks);
         return { error: outcome.result };
       }
     }
@@ -85,13 +87,16 @@ export class ToolwarePlugin extends BasePlugin {
       started.outcome.then((outcome) => ({ outcome })),
       entered.then((args) => ({ args })),
     ]);
-    if ("outcome" in next) return outcomeToResponse(next.outcome, started.facts);
+    if ("outcome" in next) {
+      release(toolContext, this.hooks);
+      return outcomeToResponse(next.outcome, started.facts);
+    }
     // ADK hands the tool (and the agent's own callbacks) the object it passed here: a rewrite goes in place.
     if (next.args !== toolArgs) {
       for (const key of Object.keys(toolArgs)) if (!Object.hasOwn(next.args, key)) delete toolArgs[key];
       Object.assign(toolArgs, next.args);
     }
-    this.#running.set(toolContext, { ...started, invocation: toolContext.invocationContext, settle });
+    this.#running.set(toolContext, { ...started, invocation: toolContext.invocationContext?.invocationId, settle });
     return undefined;
   }
 
@@ -126,8 +131,8 @@ export class ToolwarePlugin extends BasePlugin {
     // A call whose result never came back here (a plugin before this one answered ADK's after
     // callback): its chain ends as an error instead of waiting for ever, and the developer hears why.
     for (const [context, running] of this.#running) {
-      if (running.invocation !== params.invocationContext) continue;
-      this.#running.delete(context);
+      if (running.invocation !== params.invocationContext.invocationId) continue;
+      this.#take(context);
       const why = new ToolwareError(
         "TOOLWARE_ADK_RESULT_LOST",
         "the tool's result never reached toolware's plugin: a plugin registered before it answered ADK's afterToolCallback; put toolwarePlugin first",
@@ -140,12 +145,15 @@ export class ToolwarePlugin extends BasePlugin {
 
   #take(context: Context): Running | undefined {
     const running = this.#running.get(context);
-    if (running !== undefined) this.#running.delete(context);
+    if (running !== undefined) {
+      this.#running.delete(context);
+      release(context, this.hooks);
+    }
     return running;
   }
 }
 
-// Each call runs one chain per ToolHooks: a second plugin of the same hooks lets it through.
+// Each call runs one chain per ToolHooks at a time: a second plugin of the same hooks lets it through.
 const claimed = new WeakMap<Context, Set<ToolHooks>>();
 function claim(context: Context, hooks: ToolHooks): boolean {
   const set = claimed.get(context) ?? new Set<ToolHooks>();
@@ -153,6 +161,9 @@ function claim(context: Context, hooks: ToolHooks): boolean {
   if (set.has(hooks)) return false;
   set.add(hooks);
   return true;
+}
+function release(context: Context, hooks: ToolHooks): void {
+  claimed.get(context)?.delete(hooks);
 }
 
 /**

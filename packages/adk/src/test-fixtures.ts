@@ -1,4 +1,7 @@
-import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from "@google/adk";
+import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse, LogLevel, setLogLevel } from "@google/adk";
+
+// ADK logs every plugin registration at INFO: tests keep to errors.
+setLogLevel(LogLevel.ERROR);
 
 type Content = NonNullable<LlmResponse["content"]>;
 type Part = NonNullable<Content["parts"]>[number];
