@@ -5,7 +5,6 @@ import {
   type HumanInputProvider,
   HumanInputUnavailableError,
   sameBinding,
-  type ToolHooks,
   ToolwareTypeError,
 } from "@toolware/core";
 
@@ -19,7 +18,6 @@ interface LiveCall {
 // The guarded call whose chain runs here. Looked up by async context, not by id: another call
 // could carry the same id (ids come from the model) and borrow its confirmation.
 const current = new AsyncLocalStorage<LiveCall>();
-const providers = new WeakSet<HumanInputProvider>();
 // The questions toolware asked through ADK and that no answer used yet, by session, tool and call id:
 // only these can be answered, each once. Oldest forgotten first past MAX.
 const questions = new Map<string, ApprovalBinding>();
@@ -49,11 +47,6 @@ export function asCall<T>(call: LiveCall, run: () => T): T {
   return current.run(call, run);
 }
 
-/** Whether the hooks ask their questions through {@link adkApprovals}. @internal */
-export function asksThroughAdk(hooks: ToolHooks): boolean {
-  return providers.has(hooks.humanInput);
-}
-
 /** Options of {@link adkApprovals}. */
 export interface AdkApprovalsOptions {
   /** Answers questions of calls that did not come through toolware's ADK plugin. Default: none (they fail closed). */
@@ -61,9 +54,9 @@ export interface AdkApprovalsOptions {
 }
 
 function ask(call: LiveCall, prompt: string, binding: ApprovalBinding | undefined): never {
-  if (call.callId === "" || binding === undefined) {
+  if (binding === undefined) {
     throw new HumanInputUnavailableError(
-      `cannot ask about ${call.toolName} through ADK: the call has no id or its arguments cannot be bound to an approval`,
+      `cannot ask about ${call.toolName} through ADK: its arguments cannot be bound to an approval`,
     );
   }
   if (questions.size >= MAX) questions.delete(questions.keys().next().value as string);
@@ -109,6 +102,10 @@ export function adkApprovals(options: AdkApprovalsOptions = {}): HumanInputProvi
   }
   const provider: HumanInputProvider = async function adkToolConfirmation(request) {
     const call = current.getStore();
+    if (call?.callId === "" && call.toolName === request.toolName) {
+      // The toolware call id of a call ADK gave none was made up by the core: ADK could not resume it.
+      throw new HumanInputUnavailableError(`cannot ask about ${call.toolName} through ADK: the call has no id`);
+    }
     if (call === undefined || call.callId !== request.callId || call.toolName !== request.toolName) {
       if (fallback !== undefined) return fallback(request);
       throw new HumanInputUnavailableError(
@@ -133,6 +130,5 @@ export function adkApprovals(options: AdkApprovalsOptions = {}): HumanInputProvi
     }
     return confirmation.confirmed === true ? "yes" : "no";
   };
-  providers.add(provider);
   return provider;
 }
