@@ -3,7 +3,7 @@ import { defineTool, scriptedHumanInput, type ToolCallOutcome, ToolHooks } from 
 import { approval } from "@toolware/packs/approval";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { adkApprovals, toolwarePlugin } from "./index.js";
+import { adkApprovals, adkCall, toolwarePlugin } from "./index.js";
 import { answer, call, confirmationsIn, responsesIn, ScriptedLlm, type Turn, turn } from "./test-fixtures.js";
 
 function setUp(turns: Turn[], provider = adkApprovals()) {
@@ -106,9 +106,7 @@ describe("approvals through ADK's tool confirmations", () => {
     // A question asked only on the resumed call: the first pass is ADK's own gate.
     hooks.use(
       approval({
-        tools: (ctx) =>
-          ctx.toolName === "send_email" &&
-          (ctx.framework?.context as { toolContext: Context }).toolContext.toolConfirmation !== undefined,
+        tools: (ctx) => ctx.toolName === "send_email" && adkCall(ctx)?.toolContext.toolConfirmation !== undefined,
       }),
     );
     const model = new ScriptedLlm([[call("send_email", { to: "x@example.com" }, "c1")]]);
