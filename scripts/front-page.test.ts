@@ -56,6 +56,7 @@ describe("the adapter pages", () => {
       "adapters-langchain-offline.ts",
       "adapters-openai-agents-offline.ts",
       "adapters-mastra-offline.ts",
+      "adapters-adk-offline.ts",
     ]);
     const snippets = readdirSync(join(ROOT, "docs/snippets"));
     const models = {
@@ -64,6 +65,8 @@ describe("the adapter pages", () => {
       "openai-agents": "@openai/agents/testing",
       mcp: "@modelcontextprotocol/sdk/inMemory.js",
       mastra: "ai/test",
+      // ADK ships no test model: the offline run subclasses its own BaseLlm, the documented extension point.
+      adk: "@google/adk",
     };
     for (const [adapter, module] of Object.entries(models)) {
       const file = `adapters-${adapter}-offline.ts`;
