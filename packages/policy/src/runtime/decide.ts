@@ -137,7 +137,7 @@ export class PolicyDecider {
       this.#lastTool = toolRef;
       this.#lastCandidates = set;
     }
-    const cedarCovers = this.cedar !== undefined && this.cedar.covers(facts.toolName);
+    const cedarCovers = this.cedar?.covers(facts.toolName) === true;
     if (
       set === this.#lastSet &&
       facts.agent === this.#lastAgent &&
@@ -163,7 +163,8 @@ export class PolicyDecider {
           cel ??= celFacts(facts);
           if (!m.condition.evaluate(cel)) continue;
         } catch (error) {
-          (errors ??= new Map()).set(i, messageOf(error));
+          errors ??= new Map();
+          errors.set(i, messageOf(error));
         }
       }
       if (list !== undefined) list.push(i);
