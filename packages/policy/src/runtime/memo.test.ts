@@ -80,7 +80,7 @@ describe("kept decisions", () => {
       expect(() => {
         (d as { effect: string }).effect = "allow";
       }).toThrow(TypeError);
-      expect(() => (d as { matched: string[] }).matched.push("x")).toThrow(TypeError);
+      expect(() => (d as unknown as { matched: string[] }).matched.push("x")).toThrow(TypeError);
     });
     const write = tool("write_file");
     for (let i = 0; i < 3; i++) {
