@@ -62,9 +62,6 @@ interface Activation {
   caller: string;
 }
 
-const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
-const NO_TOOL: CelFacts["tool"] = Object.freeze({ name: "", tags: Object.freeze([]), destructive: false });
-
 const BUDGET: ArgsBudget = {
   maxNodes: CEL_LIMITS.maxArgNodes,
   maxChars: CEL_LIMITS.maxArgChars,
@@ -219,33 +216,21 @@ export function compileCondition(source: string): CompiledCondition {
   walk(parsed.ast, 0, w);
   if (w.problem !== undefined) throw new Error(w.problem);
   const keys = w.keys === undefined ? undefined : Object.freeze([...w.keys]);
-  // One activation per condition, refilled each call: no object per evaluation. Reading `facts` can run a
-  // caller's getter, which could evaluate this condition again; such a nested call gets its own activation.
-  const shared: Activation = { args: EMPTY, tool: NO_TOOL, agent: "", crew: "", caller: "" };
-  let busy = false;
+  // A fresh activation per evaluation, like a bare call makes: refilling one long-lived object costs more (each
+  // store of a young value into an old object goes through the write barrier), and a nested evaluation (a
+  // caller's getter reading `facts` could start one) can never see another's values.
   return Object.freeze({
     source,
     keys,
     evaluate(facts: CelFacts): boolean {
-      const own = busy;
-      const a: Activation = own ? { args: EMPTY, tool: NO_TOOL, agent: "", crew: "", caller: "" } : shared;
-      busy = true;
-      let value: unknown;
-      try {
-        a.args = projectArgs(facts.args, keys, BUDGET);
-        a.tool = facts.tool;
-        a.agent = facts.agent;
-        a.crew = facts.crew;
-        a.caller = facts.caller;
-        value = parsed(a);
-      } finally {
-        if (!own) {
-          busy = false;
-          // Holds nothing of the call past its evaluation.
-          a.args = EMPTY;
-          a.tool = NO_TOOL;
-        }
-      }
+      const a: Activation = {
+        args: projectArgs(facts.args, keys, BUDGET),
+        tool: facts.tool,
+        agent: facts.agent,
+        crew: facts.crew,
+        caller: facts.caller,
+      };
+      const value: unknown = parsed(a);
       if (typeof value !== "boolean") throw new Error(`the condition yielded ${typeof value}, not a boolean`);
       return value;
     },

@@ -146,12 +146,8 @@ export async function compilePolicy(loaded: LoadedDocument, c: CompileContext): 
     );
   }
   const fallback = { effect: doc.default, reason: doc.defaultReason, shadow: modeOf(undefined) };
-  return {
-    version: c.version,
-    loaded,
-    decider: new PolicyDecider(c.version, rules, fallback, cedar),
-    gates,
-    attachments,
-    fingerprints,
-  };
+  const decider = new PolicyDecider(c.version, rules, fallback, cedar);
+  const compiled: CompiledPolicy = { version: c.version, loaded, decider, gates, attachments, fingerprints };
+  decider.owner = compiled;
+  return compiled;
 }

@@ -54,13 +54,44 @@ const NONE: never[] = Object.freeze([]) as never[];
 /** Cedar's part in a policy. @internal */
 export type CedarPart = Pick<CedarEngine, "covers" | "decide">;
 
+/** The rules that can hold for one tool, and the decisions already made from them. */
+interface Candidates {
+  readonly rules: readonly number[];
+  /** Decisions by which of `rules` held (bit k: rules[k]), for calls no condition failed and Cedar cannot decide. */
+  readonly memo: Map<number, InternalDecision>;
+  /** No candidate has a condition: who calls (agent, crew, caller) alone decides between the memo's entries. */
+  readonly plain: boolean;
+}
+
+// A call's decision is a function of which candidate rules held: with up to 30 candidates the set fits in the bits
+// of a small integer, and the decision made from it is kept (frozen) and handed to every call that repeats it.
+const MAX_MASKED = 30;
+const MAX_MEMO = 1024;
+
+/** The decider that made a decision: its hooks find the policy version (gates, packs) through it. @internal */
+export const DECIDER: unique symbol = Symbol("policy decider");
+
+/** Which rules held for a call: rule indexes in file order, and the conditions that failed (fail closed). */
+interface Hits {
+  readonly rules: readonly number[];
+  readonly errors: ReadonlyMap<number, string> | undefined;
+}
+
 /** A compiled policy: every rule, the default, and Cedar; decides calls. @internal */
 export class PolicyDecider {
-  readonly #candidates = new Map<string, readonly number[]>();
-  readonly #byTool = new WeakMap<object, readonly number[]>();
+  readonly #candidates = new Map<string, Candidates>();
+  readonly #byTool = new WeakMap<object, Candidates>();
   // A strong reference to one tool object at most, which the pack holds anyway through its calls.
   #lastTool: object | undefined;
-  #lastCandidates: readonly number[] | undefined;
+  #lastCandidates: Candidates | undefined;
+  // The last decision made without a condition, and who it was for: calls come in runs of the same caller too.
+  #lastSet: Candidates | undefined;
+  #lastAgent: string | undefined;
+  #lastCrew: string | undefined;
+  #lastCaller: string | undefined;
+  #lastDecision: InternalDecision | undefined;
+  /** What the decisions' hooks need of the compiled policy this decider belongs to (set once compiled). */
+  owner: unknown;
 
   constructor(
     readonly version: number,
@@ -75,10 +106,16 @@ export class PolicyDecider {
 
   /** The rules that can hold for this tool, by the tool's facts alone (cached). */
   candidates(tool: ToolFacts): readonly number[] {
+    return this.#candidatesFor(tool).rules;
+  }
+
+  #candidatesFor(tool: ToolFacts): Candidates {
     const key = `${tool.name}\u0000${tool.destructive}\u0000${tool.tags.join("\u0000")}`;
     let found = this.#candidates.get(key);
     if (found === undefined) {
-      found = this.rules.filter((r) => r.match.forTool(tool)).map((r) => r.index);
+      const rules = this.rules.filter((r) => r.match.forTool(tool));
+      const plain = rules.length <= MAX_MASKED && rules.every((r) => r.match.condition === undefined);
+      found = { rules: rules.map((r) => r.index), memo: new Map(), plain };
       if (this.#candidates.size >= 4096) this.#candidates.clear();
       this.#candidates.set(key, found);
     }
@@ -87,47 +124,92 @@ export class PolicyDecider {
 
   /** Decides one call; `toolRef` (the call's tool object) caches which rules can hold for it. */
   decide(facts: CallFacts, toolRef?: object): InternalDecision {
-    let candidates: readonly number[] | undefined;
+    let set: Candidates | undefined;
     if (toolRef !== undefined) {
       // Calls come in runs of the same tool: the last one is checked before the WeakMap.
-      candidates = toolRef === this.#lastTool ? this.#lastCandidates : this.#byTool.get(toolRef);
+      set = toolRef === this.#lastTool ? this.#lastCandidates : this.#byTool.get(toolRef);
     }
-    if (candidates === undefined) {
-      candidates = this.candidates({ name: facts.toolName, tags: facts.tags, destructive: facts.destructive });
-      if (toolRef !== undefined) this.#byTool.set(toolRef, candidates);
+    if (set === undefined) {
+      set = this.#candidatesFor({ name: facts.toolName, tags: facts.tags, destructive: facts.destructive });
+      if (toolRef !== undefined) this.#byTool.set(toolRef, set);
     }
     if (toolRef !== undefined) {
       this.#lastTool = toolRef;
-      this.#lastCandidates = candidates;
+      this.#lastCandidates = set;
     }
+    const cedarCovers = this.cedar?.covers(facts.toolName) === true;
+    if (
+      set === this.#lastSet &&
+      facts.agent === this.#lastAgent &&
+      facts.crew === this.#lastCrew &&
+      facts.caller === this.#lastCaller &&
+      !cedarCovers
+    ) {
+      return this.#lastDecision as InternalDecision;
+    }
+    const ids = set.rules;
+    const n = ids.length;
+    const wide = n > MAX_MASKED;
+    const list: number[] | undefined = wide ? [] : undefined;
+    let mask = 0;
+    let errors: Map<number, string> | undefined;
+    let cel: ReturnType<typeof celFacts> | undefined;
+    for (let k = 0; k < n; k++) {
+      const i = ids[k] as number;
+      const m = (this.rules[i] as RuntimeRule).match;
+      if (m.forCall !== undefined && !m.forCall(facts)) continue;
+      if (m.condition !== undefined) {
+        try {
+          cel ??= celFacts(facts);
+          if (!m.condition.evaluate(cel)) continue;
+        } catch (error) {
+          errors ??= new Map();
+          errors.set(i, messageOf(error));
+        }
+      }
+      if (list !== undefined) list.push(i);
+      else mask |= 1 << k;
+    }
+    if (list !== undefined || errors !== undefined || cedarCovers) {
+      return this.#build({ rules: list ?? fromMask(ids, mask), errors }, cedarCovers ? facts : undefined);
+    }
+    let d = set.memo.get(mask);
+    if (d === undefined) {
+      d = this.#build({ rules: fromMask(ids, mask), errors: undefined }, undefined);
+      if (set.memo.size < MAX_MEMO) set.memo.set(mask, freeze(d));
+    }
+    if (set.plain && Object.isFrozen(d)) {
+      this.#lastSet = set;
+      this.#lastAgent = facts.agent;
+      this.#lastCrew = facts.crew;
+      this.#lastCaller = facts.caller;
+      this.#lastDecision = d;
+    }
+    return d;
+  }
+
+  // Deny beats approve beats allow among enforced rules, first match within each; Cedar's forbid wins too.
+  #build(hits: Hits, cedarFacts: CallFacts | undefined): InternalDecision {
     const matched: string[] = [];
     const matchedIndex: number[] = [];
     let shadowed: ShadowHit[] = NONE;
     let shadowIndex: number[] = NONE;
-    let cel: ReturnType<typeof celFacts> | undefined;
     let shadowAllow = false;
-    // The first enforced rule of each effect, by index (-1: none), and its reason: no object per call.
     let deny = -1;
     let denyReason: string | undefined;
     let approve = -1;
     let approveReason: string | undefined;
     let allow = -1;
     let allowReason: string | undefined;
-    for (const i of candidates) {
+    for (const i of hits.rules) {
       const rule = this.rules[i] as RuntimeRule;
-      const m = rule.match;
-      if (m.forCall !== undefined && !m.forCall(facts)) continue;
       let effect = rule.decide;
       let reason = rule.reason;
-      if (m.condition !== undefined) {
-        try {
-          cel ??= celFacts(facts);
-          if (!m.condition.evaluate(cel)) continue;
-        } catch (error) {
-          // Fails closed: a condition that cannot be decided denies, whatever the rule would have done.
-          effect = "deny";
-          reason = `policy rule "${rule.name}" could not evaluate its condition, so the call is denied: ${messageOf(error)}`;
-        }
+      const failed = hits.errors?.get(i);
+      if (failed !== undefined) {
+        // Fails closed: a condition that cannot be decided denies, whatever the rule would have done.
+        effect = "deny";
+        reason = `policy rule "${rule.name}" could not evaluate its condition, so the call is denied: ${failed}`;
       }
       matched.push(rule.name);
       matchedIndex.push(i);
@@ -159,8 +241,8 @@ export class PolicyDecider {
       }
     }
     let cedar: { name: string; effect: "allow" | "deny" | "approve"; reason: string | undefined } | undefined;
-    if (deny === -1 && this.cedar?.covers(facts.toolName) === true) {
-      const c = this.cedar.decide(cedarCall(facts));
+    if (deny === -1 && cedarFacts !== undefined && this.cedar !== undefined) {
+      const c = this.cedar.decide(cedarCall(cedarFacts));
       if (c.effect !== "none") {
         const name = `cedar:${c.policies.join(",")}`;
         if (this.fallback.shadow && c.effect !== "allow") {
@@ -195,8 +277,44 @@ export class PolicyDecider {
       effect = "allow";
       reason = undefined;
     }
-    return { version: this.version, effect, rule, source, reason, shadowed, matched, index, matchedIndex, shadowIndex };
+    const d = {
+      version: this.version,
+      effect,
+      rule,
+      source,
+      reason,
+      shadowed,
+      matched,
+      index,
+      matchedIndex,
+      shadowIndex,
+    };
+    // Not enumerable: the decision reads as data (ctx.state.policy, events), its owner stays out of the way.
+    Object.defineProperty(d, DECIDER, { value: this });
+    return d;
   }
+}
+
+function fromMask(ids: readonly number[], mask: number): readonly number[] {
+  if (mask === 0) return NONE;
+  const out: number[] = [];
+  for (let k = 0; k < ids.length; k++) if ((mask & (1 << k)) !== 0) out.push(ids[k] as number);
+  return out;
+}
+
+/** A decision handed to many calls: nothing of it can be changed by one of them. */
+function freeze(d: InternalDecision): InternalDecision {
+  Object.freeze(d.matched);
+  Object.freeze(d.matchedIndex);
+  Object.freeze(d.shadowIndex);
+  for (const hit of d.shadowed) Object.freeze(hit);
+  Object.freeze(d.shadowed);
+  return Object.freeze(d);
+}
+
+/** The decider that made `decision`. @internal */
+export function deciderOf(decision: InternalDecision): PolicyDecider | undefined {
+  return (decision as { [DECIDER]?: PolicyDecider })[DECIDER];
 }
 
 /** What a condition sees of a call. @internal */

@@ -92,7 +92,11 @@ export class Counters {
       this.#byIndex = [];
     }
     const byIndex = this.#byIndex;
-    for (const i of decision.matchedIndex) {
+    // Index loops: the decisions' arrays are frozen (shared by every call that repeats one), which for-of walks
+    // through the generic iterator.
+    const matched = decision.matchedIndex;
+    for (let k = 0; k < matched.length; k++) {
+      const i = matched[k] as number;
       let c = byIndex[i];
       if (c === undefined) {
         c = this.of((rules[i] as { name: string }).name);
@@ -102,7 +106,9 @@ export class Counters {
     }
     if (decision.effect === "deny") this.deciding(decision).denied++;
     else if (decision.effect === "approve") this.deciding(decision).asked++;
-    for (const hit of decision.shadowed) {
+    const shadowed = decision.shadowed;
+    for (let k = 0; k < shadowed.length; k++) {
+      const hit = shadowed[k] as (typeof shadowed)[number];
       const c = hit.rule === "default" && decision.source === "default" ? this.#default : this.of(hit.rule);
       if (hit.effect === "deny") c.shadowDenied++;
       else c.shadowAsked++;

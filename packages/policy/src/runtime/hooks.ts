@@ -14,11 +14,11 @@ export const DEFAULT_PRIORITY = 500;
 
 /** Enforces a decision: blocks a deny, asks for an approve, lets an allow through. @internal */
 export function enforce(rt: PolicyRuntime, ctx: ToolCallHookContext): Promise<void> | undefined {
-  const { compiled, decision } = rt.pinned(ctx);
+  const decision = rt.pinned(ctx);
   if (decision.effect === "deny") {
     ctx.block(decision.reason ?? defaultReason(decision.rule, decision.source));
   } else if (decision.effect === "approve") {
-    const gate = compiled.gates.get(decision.index);
+    const gate = rt.compiledOf(decision).gates.get(decision.index);
     // An approve without its gate cannot ask: fail closed.
     if (gate === undefined) ctx.block(`policy rule ${decision.rule} needs an approval that cannot be asked`);
     else return gate(ctx) as Promise<void>;
@@ -41,7 +41,7 @@ export function staticHooks(rt: PolicyRuntime, compiled: CompiledPolicy, priorit
     kind: "before",
     fn: function policyRule(ctx) {
       // A shadow rule's hook only marks the trace: what it would have done is in ctx.state.policy and the events.
-      if (rt.pinned(ctx).decision.index === index) return enforce(rt, ctx);
+      if (rt.pinned(ctx).index === index) return enforce(rt, ctx);
     },
     options: {
       name,
@@ -51,8 +51,8 @@ export function staticHooks(rt: PolicyRuntime, compiled: CompiledPolicy, priorit
       // chains of other tools leave this hook out and only the predicate of the calls it can decide runs.
       ...(tools === undefined ? {} : { tools }),
       agents: (ctx) => {
-        const d = rt.pinned(ctx).decision;
-        return d.index === index || d.shadowIndex.includes(index);
+        const d = rt.pinned(ctx);
+        return d.index === index || (d.shadowIndex.length !== 0 && d.shadowIndex.includes(index));
       },
     },
   });
@@ -72,7 +72,7 @@ export function staticHooks(rt: PolicyRuntime, compiled: CompiledPolicy, priorit
       }
       // Packs inside the decision hooks never see a denied call (it is blocked first); those outside (audit)
       // record it.
-      const only = (ctx: ToolCallHookContext): boolean => rt.pinned(ctx).decision.matchedIndex.includes(a.rule);
+      const only = (ctx: ToolCallHookContext): boolean => rt.pinned(ctx).matchedIndex.includes(a.rule);
       const name = `${a.ruleName}:${h.options?.name ?? a.name}`;
       const tools = h.options?.tools ?? coreNames(compiled.decider.rules[a.rule]?.match.toolNames);
       hooks.push({

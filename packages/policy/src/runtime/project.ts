@@ -134,13 +134,41 @@ export function projectArgs(
     if (plain(args, 0, new Meter(budget))) return args;
     return copy(args, 0, new Meter(budget)) as Record<string, unknown>;
   }
+  // The common case, read on every call: the keys the expression names hold strings, numbers or booleans (or are
+  // absent). Kept small so it inlines into the condition's evaluation.
+  if (scalarsOnly(args, keys, budget)) return args;
+  return projectKeys(args, keys, budget);
+}
+
+function scalarsOnly(args: Readonly<Record<string, unknown>>, keys: readonly string[], budget: ArgsBudget): boolean {
+  let chars = 0;
+  for (let k = 0; k < keys.length; k++) {
+    const d = Object.getOwnPropertyDescriptor(args, keys[k] as string);
+    if (d === undefined) continue;
+    const v: unknown = d.value;
+    if (typeof v === "string") chars += v.length;
+    else if ((typeof v !== "number" && typeof v !== "boolean") || d.get !== undefined || d.set !== undefined) {
+      return false;
+    }
+  }
+  // One value per key at most: only the characters can be over the budget (the general path says which).
+  return chars <= budget.maxChars && keys.length <= budget.maxNodes;
+}
+
+function projectKeys(
+  args: Readonly<Record<string, unknown>>,
+  keys: readonly string[],
+  budget: ArgsBudget,
+): Readonly<Record<string, unknown>> {
   let asIs = true;
   // Scalars (the common case: a path, a query, a count) are counted here without a meter; the first value that
   // is not a scalar gets one, seeded with what was counted so far, so the budget is the same either way.
   let probe: Meter | undefined;
   let nodes = 0;
   let chars = 0;
-  for (const key of keys) {
+  // Index loops: `keys` is frozen, which for-of walks through the generic iterator (this runs on every call).
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k] as string;
     const d = Object.getOwnPropertyDescriptor(args, key);
     if (d === undefined) continue;
     if (d.get !== undefined || d.set !== undefined) {

@@ -1,7 +1,7 @@
 import { messageOf, type ToolCallHookContext } from "@toolware/core";
 import type { ApprovalDecision } from "@toolware/packs/approval";
 import type { CompiledPolicy } from "./compile.js";
-import type { InternalDecision, PolicyCallDecision } from "./decide.js";
+import { DECIDER, deciderOf, type InternalDecision, type PolicyCallDecision } from "./decide.js";
 import { Counters, Emitter, type PolicyEvent } from "./events.js";
 import { type ExplainCall, explainCall, type PolicyExplanation } from "./explain.js";
 import type { CallFacts } from "./match.js";
@@ -16,36 +16,33 @@ declare module "@toolware/core" {
   }
 }
 
-/** A call's facts read from its context. @internal */
+const NO_TAGS: readonly string[] = Object.freeze([]);
+
+/** A call's facts read from its context: one object per runtime, refilled for each decision. @internal */
 class ContextFacts implements CallFacts {
-  readonly toolName: string;
-  readonly tags: readonly string[];
-  readonly destructive: boolean;
-  readonly agent: string | undefined;
-  readonly crew: string | undefined;
-  readonly #ctx: ToolCallHookContext;
-  constructor(
-    ctx: ToolCallHookContext,
-    readonly caller: string | undefined,
-  ) {
-    this.#ctx = ctx;
+  toolName = "";
+  tags: readonly string[] = NO_TAGS;
+  destructive = false;
+  agent: string | undefined = undefined;
+  crew: string | undefined = undefined;
+  caller: string | undefined = undefined;
+  ctx: ToolCallHookContext | undefined = undefined;
+
+  fill(ctx: ToolCallHookContext, caller: string | undefined): this {
+    this.ctx = ctx;
     this.toolName = ctx.toolName;
     this.tags = ctx.tool.tags;
     this.destructive = ctx.tool.destructive;
     this.agent = ctx.agent?.role;
     this.crew = ctx.crew?.name;
+    this.caller = caller;
+    return this;
   }
 
   // Read only by conditions and Cedar: a call no condition looks at never builds the input's proxy.
   get args(): Readonly<Record<string, unknown>> {
-    return this.#ctx.toolInput;
+    return (this.ctx as ToolCallHookContext).toolInput;
   }
-}
-
-/** A decision and the compiled policy that made it: a call keeps both to its end. @internal */
-export interface Pinned {
-  readonly compiled: CompiledPolicy;
-  readonly decision: InternalDecision;
 }
 
 /** The state one policy pack shares between its hooks: the policy in force, counters, listeners. @internal */
@@ -55,6 +52,8 @@ export class PolicyRuntime {
   readonly events = new Emitter();
   readonly #key = Symbol("policy decision");
   readonly #options: LoadPolicyOptions;
+  readonly #facts = new ContextFacts();
+  #busy = false;
 
   constructor(compiled: CompiledPolicy, options: LoadPolicyOptions) {
     this.current = compiled;
@@ -62,17 +61,23 @@ export class PolicyRuntime {
   }
 
   /** The call's decision, made (and pinned to the policy in force) on first use. */
-  pinned(ctx: ToolCallHookContext): Pinned {
-    const state = ctx.state as Record<symbol, Pinned | undefined>;
-    let p = state[this.#key];
-    if (p === undefined) {
-      const compiled = this.current;
-      p = { compiled, decision: this.#decide(compiled, ctx) };
-      state[this.#key] = p;
-      ctx.state.policy = p.decision;
-      this.#record(ctx, p.decision, compiled);
-    }
-    return p;
+  pinned(ctx: ToolCallHookContext): InternalDecision {
+    return (ctx.state as Record<symbol, InternalDecision | undefined>)[this.#key] ?? this.#first(ctx);
+  }
+
+  /** The compiled policy that made a decision of this runtime: the call keeps it to its end. */
+  compiledOf(decision: InternalDecision): CompiledPolicy {
+    return (deciderOf(decision)?.owner as CompiledPolicy | undefined) ?? this.current;
+  }
+
+  #first(ctx: ToolCallHookContext): InternalDecision {
+    const compiled = this.current;
+    const decision = this.#decide(compiled, ctx);
+    const state = ctx.state as Record<symbol, InternalDecision | undefined>;
+    state[this.#key] = decision;
+    ctx.state.policy = decision;
+    this.#record(ctx, decision, compiled);
+    return decision;
   }
 
   #decide(compiled: CompiledPolicy, ctx: ToolCallHookContext): InternalDecision {
@@ -83,10 +88,23 @@ export class PolicyRuntime {
         if (who !== undefined && typeof who !== "string") throw new TypeError(`caller() returned ${typeof who}`);
         caller = who;
       } catch (error) {
-        return callerFailed(compiled.version, messageOf(error));
+        return callerFailed(compiled, messageOf(error));
       }
     }
-    return compiled.decider.decide(new ContextFacts(ctx, caller), ctx.tool);
+    // A condition reading a hostile input can reach user code, which could start another call: that one gets its
+    // own facts.
+    const own = this.#busy;
+    const facts = own ? new ContextFacts() : this.#facts;
+    this.#busy = true;
+    try {
+      return compiled.decider.decide(facts.fill(ctx, caller), ctx.tool);
+    } finally {
+      if (!own) {
+        this.#busy = false;
+        facts.ctx = undefined;
+        facts.tags = NO_TAGS;
+      }
+    }
   }
 
   #record(ctx: ToolCallHookContext, decision: InternalDecision, compiled: CompiledPolicy): void {
@@ -121,9 +139,9 @@ export class PolicyRuntime {
   }
 }
 
-function callerFailed(version: number, message: string): InternalDecision {
-  return {
-    version,
+function callerFailed(compiled: CompiledPolicy, message: string): InternalDecision {
+  const d: InternalDecision = {
+    version: compiled.version,
     effect: "deny",
     rule: "default",
     source: "default",
@@ -134,4 +152,6 @@ function callerFailed(version: number, message: string): InternalDecision {
     matchedIndex: [],
     shadowIndex: [],
   };
+  Object.defineProperty(d, DECIDER, { value: compiled.decider });
+  return d;
 }

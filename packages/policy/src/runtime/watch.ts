@@ -119,7 +119,7 @@ export async function watchPolicy(file: string, options?: WatchPolicyOptions): P
       const all = compiled.attachments.flatMap((a) =>
         a.pack.hooks.map((spec) => ({
           spec,
-          also: (ctx: ToolCallHookContext) => runtime.pinned(ctx).decision.matchedIndex.includes(a.rule),
+          also: (ctx: ToolCallHookContext) => runtime.pinned(ctx).matchedIndex.includes(a.rule),
         })),
       );
       found = {
@@ -133,7 +133,7 @@ export async function watchPolicy(file: string, options?: WatchPolicyOptions): P
   const dispatcher = (side: "outer" | "inner"): HookSpec => ({
     kind: "middleware",
     fn: (ctx, next) => {
-      const list = packsOf(runtime.pinned(ctx).compiled)[side];
+      const list = packsOf(runtime.compiledOf(runtime.pinned(ctx)))[side];
       return list.length === 0 ? next() : runHooks(ctx, list, 0, next);
     },
     options: {
