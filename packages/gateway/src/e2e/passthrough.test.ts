@@ -124,6 +124,30 @@ describe("the gateway passes everything but tools/call through, both ways, over 
     expect(textOf(wiped)).toBe("wiped");
   });
 
+  it("denies an approval when the client cannot be asked (no elicitation) or declines", async () => {
+    const plain = new Client({ name: "plain", version: "1.0.0" });
+    await plain.connect(
+      new StreamableHTTPClientTransport(new URL(listener.url), {
+        requestInit: { headers: { authorization: "Bearer a-long-enough-bearer-token" } },
+      }),
+    );
+    const refused = await plain.callTool({ name: "a__wipe", arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/elicitation/);
+    await plain.close();
+    const declining = new Client({ name: "no", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    declining.setRequestHandler(ElicitRequestSchema, async () => ({ action: "decline" }));
+    await declining.connect(
+      new StreamableHTTPClientTransport(new URL(listener.url), {
+        requestInit: { headers: { authorization: "Bearer a-long-enough-bearer-token" } },
+      }),
+    );
+    const declined = await declining.callTool({ name: "a__wipe", arguments: {} });
+    expect(declined.isError).toBe(true);
+    expect(textOf(declined)).not.toBe("wiped");
+    await declining.close();
+  });
+
   it("passes resources, templates, prompts and completion through", async () => {
     expect((await client.listResources()).resources.map((r) => r.uri)).toContain("memo://one");
     expect((await client.readResource({ uri: "memo://one" })).contents[0]).toMatchObject({ text: "memo one" });
