@@ -1,5 +1,6 @@
 import type { Command } from "../command.js";
 import { audit } from "./audit/index.js";
+import { gateway } from "./gateway/index.js";
 import { inbox } from "./inbox/index.js";
 import { policy } from "./policy/index.js";
 
@@ -7,4 +8,4 @@ import { policy } from "./policy/index.js";
  * Every command of `toolware`, in the order `toolware --help` lists them. A new command is a folder beside
  * `audit/` (its `index.ts` exporting `defineCommand({ … })` or a group of commands, and its tests) plus one line here.
  */
-export const commands: readonly Command[] = [audit, inbox, policy];
+export const commands: readonly Command[] = [audit, gateway, inbox, policy];

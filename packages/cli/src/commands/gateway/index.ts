@@ -1,0 +1,115 @@
+import { resolve } from "node:path";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { ToolHooks, ToolwareError } from "@toolware/core";
+import { createGateway, type GatewayEvent, gatewayCall, gatewayElicitation } from "@toolware/gateway";
+import { formatIssue, type PolicyEvent, PolicyLoadError, watchPolicy } from "@toolware/policy";
+import { defineCommand, EXIT, usageError } from "../kit.js";
+import { listenAddress, readConfig } from "./config.js";
+
+function reloadProblem(event: PolicyEvent, policyFile: string): string | undefined {
+  if (event.type !== "reload-error") return undefined;
+  const error = event.error;
+  const lines = error instanceof PolicyLoadError ? error.issues.map(formatIssue) : [`${policyFile}: ${String(error)}`];
+  return `toolware gateway: the policy edit is refused, the last good policy (version ${event.version}) stays in force:\n${lines.join("\n")}\n`;
+}
+
+function describe(event: GatewayEvent): string | undefined {
+  if (event.type === "upstream-closed") return `toolware gateway: upstream ${event.upstream} closed\n`;
+  if (event.type === "upstream-error") return `toolware gateway: upstream ${event.upstream}: ${String(event.error)}\n`;
+  if (event.type === "draining") return `toolware gateway: draining ${event.inFlight} call(s) in flight\n`;
+  return undefined;
+}
+
+/** `toolware gateway --policy FILE -- <command> [args…]`: an MCP gateway in front of one or more servers. */
+export const gateway = defineCommand({
+  name: "gateway",
+  summary: "run an MCP gateway: a policy in front of any MCP server",
+  description: [
+    "Runs an MCP gateway in front of the server started by <command> (and the upstreams of --config): clients",
+    "connect to the gateway as to the server, over stdio (the default) or Streamable HTTP (--listen), and every",
+    "tools/call runs through the policy. The policy reloads when its file changes and on SIGHUP; a broken edit is",
+    "refused with its line on stderr and the last good policy stays. SIGTERM or SIGINT drains the calls in flight.",
+    "In stdio mode stdout is the MCP channel: messages go to stderr.",
+  ].join("\n"),
+  args: ["command..."],
+  options: {
+    policy: { type: "string", value: "FILE", description: "the policy file (required)" },
+    listen: {
+      type: "string",
+      value: "HOST:PORT",
+      description: "serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio",
+    },
+    shadow: { type: "boolean", description: "decide and report every call, block nothing (a policy rollout)" },
+    config: { type: "string", value: "FILE", description: "a JSON file: more upstreams, name, hideDenied, …" },
+  },
+  failure: "the policy or the config cannot be read, or an upstream cannot be started",
+  async run({ positionals, options }, io) {
+    if (options.policy === undefined) throw usageError("--policy FILE is required");
+    const listen = options.listen === undefined ? undefined : listenAddress(options.listen);
+    const config = readConfig(io.cwd, options.config);
+    const token = config.bearerTokenEnv === undefined ? undefined : process.env[config.bearerTokenEnv];
+    if (config.bearerTokenEnv !== undefined && (token === undefined || token === "")) {
+      throw new ToolwareError("TOOLWARE_GATEWAY_CONFIG", `gateway: $${config.bearerTokenEnv} is not set`);
+    }
+    const policyFile = resolve(io.cwd, options.policy);
+    const [command, ...args] = positionals as [string, ...string[]];
+    const policy = await watchPolicy(policyFile, {
+      ...(options.shadow ? { mode: "shadow" as const } : {}),
+      caller: (ctx) => gatewayCall(ctx)?.client?.name,
+      onEvent: (event) => {
+        const problem = reloadProblem(event, options.policy as string);
+        if (problem !== undefined) io.err(problem);
+        if (event.type === "reload") io.err(`toolware gateway: policy version ${event.version} in force\n`);
+        if (event.type === "shadow")
+          io.err(`toolware gateway: shadow ${event.effect} ${event.toolName} (rule ${event.rule})\n`);
+      },
+    });
+    const hooks = new ToolHooks({ humanInput: gatewayElicitation() });
+    hooks.use(policy);
+    const gw = createGateway({
+      upstreams: [{ name: config.name ?? "server", command, args }, ...(config.upstreams ?? [])],
+      hooks,
+      policy,
+      ...(config.hideDenied === undefined ? {} : { hideDenied: config.hideDenied }),
+      ...(config.separator === undefined ? {} : { separator: config.separator }),
+      onEvent: (event) => {
+        const line = describe(event);
+        if (line !== undefined) io.err(line);
+      },
+    });
+    const onHup = () => {
+      void policy.reload().then((ok) => {
+        io.err(`toolware gateway: SIGHUP: ${ok ? "the policy file is read again" : "the policy file is refused"}\n`);
+        gw.toolsChanged();
+      });
+    };
+    process.on("SIGHUP", onHup);
+    const off = policy.on((event) => event.type === "reload" && gw.toolsChanged());
+    try {
+      await gw.start();
+      const stopped = new Promise<void>((done) => {
+        if (io.signal?.aborted) done();
+        io.signal?.addEventListener("abort", () => done(), { once: true });
+      });
+      if (listen === undefined) {
+        const session = await gw.connect(new StdioServerTransport());
+        // The client closing stdin ends the session, and the gateway with it.
+        await Promise.race([stopped, new Promise<void>((done) => process.stdin.once("end", () => done()))]);
+        void session;
+      } else {
+        const listener = await gw.listen({ ...listen, ...(token === undefined ? {} : { bearerToken: token }) });
+        io.err(`toolware gateway: listening on ${listener.url}\n`);
+        await stopped;
+        await gw.close();
+        await listener.close();
+        return EXIT.ok;
+      }
+      await gw.close();
+      return EXIT.ok;
+    } finally {
+      off();
+      process.off("SIGHUP", onHup);
+      policy.close();
+    }
+  },
+});

@@ -1,0 +1,16 @@
+export { gatewayCall, gatewayElicitation } from "./context.js";
+export type {
+  ExposedTool,
+  Gateway,
+  GatewayCallInfo,
+  GatewayEvent,
+  GatewayListener,
+  GatewayOptions,
+  GatewaySession,
+  HttpUpstreamConfig,
+  ListenOptions,
+  StdioUpstreamConfig,
+  UpstreamBase,
+  UpstreamConfig,
+} from "./contract.js";
+export { createGateway } from "./gateway.js";
