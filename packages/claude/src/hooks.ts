@@ -41,6 +41,19 @@ export function preToolUseOutput(decision: Decision): HookJSONOutput {
   };
 }
 
+// A built-in tool's output has its own shape (Bash: `{ stdout, stderr, … }`): a changed result that is still JSON
+// of an object goes back as that object, so Claude Code can read it as the tool's output.
+function asToolOutput(text: string, input: HookInput): unknown {
+  const own = (input as PostToolUseHookInput).tool_response;
+  if (own === null || typeof own !== "object") return text;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === "object" ? parsed : text;
+  } catch {
+    return text;
+  }
+}
+
 /** Fail closed: whatever went wrong inside the adapter denies the call, saying why. @internal */
 export function failedClosed(error: unknown): HookJSONOutput {
   return preToolUseOutput({ kind: "deny", reason: `toolware could not decide this call, so it was denied: ${messageOf(error)}` });
@@ -90,7 +103,7 @@ export function toolwareHooks(hooksOrPack: ToolHooks | Pack, options?: ToolwareH
       if (input?.hook_event_name !== "PostToolUse") return {};
       const replaced = await calls.post(input as PostToolUseHookInput);
       if (replaced === undefined) return {};
-      return { hookSpecificOutput: { hookEventName: "PostToolUse", updatedToolOutput: replaced } };
+      return { hookSpecificOutput: { hookEventName: "PostToolUse", updatedToolOutput: asToolOutput(replaced, input) } };
     } catch (error) {
       // The tool ran already: what the model reads of it is withheld rather than passed on unchecked.
       return {
