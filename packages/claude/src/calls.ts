@@ -105,7 +105,12 @@ export class ClaudeCalls {
     const controller = running.controller;
     const unlink = linkAbort(signal, controller);
     try {
-      return await this.#next(running.call);
+      const decision = await this.#next(running.call);
+      // A one-shot process cannot hear Claude Code's answer: its question ends here, and Claude Code asks the user.
+      if (decision.kind === "ask" && this.options.results === "none") {
+        controller.abort(new ToolwareError("TOOLWARE_CLAUDE_ASKED", "the question was handed to Claude Code"));
+      }
+      return decision;
     } finally {
       unlink();
     }

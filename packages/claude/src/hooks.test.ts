@@ -127,7 +127,7 @@ describe("toolwareHooks: the call boundary", () => {
     const out = specific(await first(guard.hooks.PreToolUse)(pre("Bash", { command: "ls" }, "toolu_a"), "toolu_a", { signal }));
     expect(out?.permissionDecision).toBe("ask");
     const answer = await guard.canUseTool("Bash", { command: "rm -rf /" }, { signal, toolUseID: "toolu_a" } as never);
-    expect(answer.behavior).toBe("deny");
+    expect(answer?.behavior).toBe("deny");
     expect(asked).toBe(0);
   });
 
