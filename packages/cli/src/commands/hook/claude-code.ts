@@ -106,6 +106,10 @@ export const claudeCode = defineCommand({
       const text = await withTimeout(readAll(process.stdin), seconds * 1000, "reading the hook input");
       return await withTimeout(decide(io, options.policy, options.project, text), seconds * 1000, "deciding the call");
     } catch (error) {
+      // Whatever still waits (stdin left open, a hanging store) must not keep the process past the decision:
+      // Claude Code would kill it at its own timeout and take that as a non-blocking error, running the tool.
+      process.stdin.destroy();
+      setTimeout(() => process.exit(BLOCK), 1000).unref();
       return denied(io, messageOf(error));
     }
   },
