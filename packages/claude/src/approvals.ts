@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { type HumanInputProvider, HumanInputUnavailableError, type HumanInputRequest } from "@toolware/core";
+import { type HumanInputProvider, type HumanInputRequest, HumanInputUnavailableError } from "@toolware/core";
 
 /** A call whose chain runs in a `PreToolUse` hook, and how its question reaches Claude Code. @internal */
 export interface LiveCall {

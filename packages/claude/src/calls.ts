@@ -77,10 +77,14 @@ export class ClaudeCalls {
 
   async pre(hookInput: PreToolUseHookInput, toolUseId: string | undefined, signal: AbortSignal | undefined) {
     const toolName = typeof hookInput.tool_name === "string" && hookInput.tool_name !== "" ? hookInput.tool_name : "";
-    const given = typeof hookInput.tool_use_id === "string" && hookInput.tool_use_id !== "" ? hookInput.tool_use_id : toolUseId;
+    const given =
+      typeof hookInput.tool_use_id === "string" && hookInput.tool_use_id !== "" ? hookInput.tool_use_id : toolUseId;
     const callId = typeof given === "string" && given !== "" ? given : "";
     if (toolName === "" || callId === "") {
-      const error = new ToolwareError("TOOLWARE_CLAUDE_INVALID_HOOK_INPUT", "the PreToolUse input names no tool or no tool_use_id");
+      const error = new ToolwareError(
+        "TOOLWARE_CLAUDE_INVALID_HOOK_INPUT",
+        "the PreToolUse input names no tool or no tool_use_id",
+      );
       return this.#refused(toolName || "unknown", callId || "unknown", error, hookInput, hookInput.tool_input);
     }
     if (this.#running.has(callId)) {
@@ -302,7 +306,10 @@ export class ClaudeCalls {
   ): Promise<PermissionResult> {
     const app = this.options.canUseTool;
     if (app === undefined) {
-      return { behavior: "deny", message: `${toolName} needs a person's approval, and no canUseTool was given to toolwareHooks()` };
+      return {
+        behavior: "deny",
+        message: `${toolName} needs a person's approval, and no canUseTool was given to toolwareHooks()`,
+      };
     }
     try {
       const answer = await app(toolName, input, options);

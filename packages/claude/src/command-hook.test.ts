@@ -16,7 +16,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function claude(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+function claude(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(binary as string, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -31,7 +35,9 @@ function claude(args: string[], cwd: string, env: Record<string, string>): Promi
 }
 
 describe.skipIf(binary === undefined)("Claude Code runs `toolware hook claude-code` from .claude/settings.json", () => {
-  it("denies rm -rf (the command does not run, Claude reads why) and allows and audits an ordinary command", { timeout: 180_000 }, async () => {
+  it("denies rm -rf (the command does not run, Claude reads why) and allows and audits an ordinary command", {
+    timeout: 180_000,
+  }, async () => {
     const api = await scriptedApi([
       { tool: "Bash", id: "toolu_rm", input: { command: "rm -rf victim", description: "clean" } },
       { tool: "Bash", id: "toolu_ok", input: { command: "echo fine > made.txt", description: "write" } },
@@ -49,7 +55,9 @@ describe.skipIf(binary === undefined)("Claude Code runs `toolware hook claude-co
         PreToolUse: [
           {
             matcher: "*",
-            hooks: [{ type: "command", command: `${command.join(" ")} hook claude-code --policy ${policy}`, timeout: 120 }],
+            hooks: [
+              { type: "command", command: `${command.join(" ")} hook claude-code --policy ${policy}`, timeout: 120 },
+            ],
           },
         ],
       },

@@ -3,12 +3,20 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { query } from "@anthropic-ai/claude-agent-sdk";
-import { ToolHooks, type ToolCallOutcome } from "@toolware/core";
-import { afterEach, describe, expect, it } from "vitest";
+import { type ToolCallOutcome, ToolHooks } from "@toolware/core";
 import { approval } from "@toolware/packs/approval";
 import { rateLimit } from "@toolware/packs/rate-limit";
-import { claudeApprovals, toolwareHooks, type ToolwareHooksOptions } from "./index.js";
-import { claudeBinary, offlineEnv, type ScriptedApi, scriptedApi, tempDir, type Turn, toolResults } from "./test-fixtures.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { claudeApprovals, type ToolwareHooksOptions, toolwareHooks } from "./index.js";
+import {
+  claudeBinary,
+  offlineEnv,
+  type ScriptedApi,
+  scriptedApi,
+  type Turn,
+  tempDir,
+  toolResults,
+} from "./test-fixtures.js";
 
 const binary = claudeBinary();
 if (binary === undefined) {
@@ -55,10 +63,15 @@ async function run(hooks: ToolHooks, turns: readonly Turn[], options: ToolwareHo
 describe.skipIf(binary === undefined)("the real Claude Code asks toolwareHooks", { timeout: 120_000 }, () => {
   it("a block is a deny: the command does not run and the model reads the reason", async () => {
     const hooks = new ToolHooks();
-    hooks.before((ctx) => (String(ctx.toolInput.command).includes("rm -rf") ? ctx.block("no rm -rf here") : undefined), {
-      tools: ["Bash"],
-    });
-    const r = await run(hooks, [{ tool: "Bash", id: "toolu_block", input: { command: "touch victim && rm -rf victim" } }]);
+    hooks.before(
+      (ctx) => (String(ctx.toolInput.command).includes("rm -rf") ? ctx.block("no rm -rf here") : undefined),
+      {
+        tools: ["Bash"],
+      },
+    );
+    const r = await run(hooks, [
+      { tool: "Bash", id: "toolu_block", input: { command: "touch victim && rm -rf victim" } },
+    ]);
     expect(existsSync(join(r.dir, "victim"))).toBe(false);
     const [result] = toolResults(r.api.requests[1]);
     expect(result?.id).toBe("toolu_block");

@@ -1,6 +1,6 @@
 // The hook functions toolwareHooks returns, called as the Agent SDK calls them, with the documented inputs.
 import type { HookCallback, HookInput, PreToolUseHookInput } from "@anthropic-ai/claude-agent-sdk";
-import { ToolHooks, type ToolCallOutcome } from "@toolware/core";
+import { type ToolCallOutcome, ToolHooks } from "@toolware/core";
 import { guardrails } from "@toolware/packs/guardrails";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -16,20 +16,23 @@ const specific = (out: unknown) => (out as { hookSpecificOutput?: Record<string,
 describe("toolwareHooks: the call boundary", () => {
   it("refuses arguments that are not an object: the call is denied, the model reads why, onOutcome hears it", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.integer())), async (value) => {
-        const hooks = new ToolHooks();
-        let ran = 0;
-        hooks.before(() => {
-          ran++;
-        });
-        const outcomes: ToolCallOutcome[] = [];
-        const guard = toolwareHooks(hooks, { onOutcome: (o) => outcomes.push(o) });
-        const out = specific(await first(guard.hooks.PreToolUse)(pre("Bash", value), "toolu_1", { signal }));
-        expect(out?.permissionDecision).toBe("deny");
-        expect(String(out?.permissionDecisionReason)).toContain("TOOLWARE_INVALID_INPUT");
-        expect(ran).toBe(0);
-        expect(outcomes.map((o) => [o.callId, o.status])).toEqual([["toolu_1", "error"]]);
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.integer())),
+        async (value) => {
+          const hooks = new ToolHooks();
+          let ran = 0;
+          hooks.before(() => {
+            ran++;
+          });
+          const outcomes: ToolCallOutcome[] = [];
+          const guard = toolwareHooks(hooks, { onOutcome: (o) => outcomes.push(o) });
+          const out = specific(await first(guard.hooks.PreToolUse)(pre("Bash", value), "toolu_1", { signal }));
+          expect(out?.permissionDecision).toBe("deny");
+          expect(String(out?.permissionDecisionReason)).toContain("TOOLWARE_INVALID_INPUT");
+          expect(ran).toBe(0);
+          expect(outcomes.map((o) => [o.callId, o.status])).toEqual([["toolu_1", "error"]]);
+        },
+      ),
       { numRuns: 20 },
     );
   });
@@ -57,9 +60,9 @@ describe("toolwareHooks: the call boundary", () => {
   it("denies a second call with an id still running, and a call with no id", async () => {
     const guard = toolwareHooks(new ToolHooks(), { results: "await" });
     const run = first(guard.hooks.PreToolUse);
-    expect(specific(await run(pre("Bash", { command: "ls" }, "toolu_same"), "toolu_same", { signal }))?.permissionDecision).toBe(
-      "allow",
-    );
+    expect(
+      specific(await run(pre("Bash", { command: "ls" }, "toolu_same"), "toolu_same", { signal }))?.permissionDecision,
+    ).toBe("allow");
     const again = specific(await run(pre("Bash", { command: "rm -rf /" }, "toolu_same"), "toolu_same", { signal }));
     expect(again?.permissionDecision).toBe("deny");
     const none = specific(await run(pre("Bash", { command: "ls" }, ""), undefined, { signal }));
@@ -75,7 +78,9 @@ describe("toolwareHooks: the call boundary", () => {
       { onError: "throw" },
     );
     const guard = toolwareHooks(hooks, { onOutcome: () => {} });
-    const out = specific(await first(guard.hooks.PreToolUse)(pre("Write", { file_path: "/work/project/a" }), "toolu_1", { signal }));
+    const out = specific(
+      await first(guard.hooks.PreToolUse)(pre("Write", { file_path: "/work/project/a" }), "toolu_1", { signal }),
+    );
     expect(out?.permissionDecision).toBe("deny");
   });
 
@@ -92,16 +97,32 @@ describe("toolwareHooks: the call boundary", () => {
     hooks.after((ctx) => String(ctx.toolResult).replaceAll("secret", "[x]"));
     const outcomes: ToolCallOutcome[] = [];
     const guard = toolwareHooks(hooks, { onOutcome: (o) => outcomes.push(o) });
-    await first(guard.hooks.PreToolUse)(pre("Read", { file_path: "/work/project/a" }, "toolu_r"), "toolu_r", { signal });
+    await first(guard.hooks.PreToolUse)(pre("Read", { file_path: "/work/project/a" }, "toolu_r"), "toolu_r", {
+      signal,
+    });
     const post = await first(guard.hooks.PostToolUse)(
-      { ...base, hook_event_name: "PostToolUse", tool_name: "Read", tool_input: {}, tool_use_id: "toolu_r", tool_response: "a secret" },
+      {
+        ...base,
+        hook_event_name: "PostToolUse",
+        tool_name: "Read",
+        tool_input: {},
+        tool_use_id: "toolu_r",
+        tool_response: "a secret",
+      },
       "toolu_r",
       { signal },
     );
     expect(specific(post)?.updatedToolOutput).toBe("a [x]");
     await first(guard.hooks.PreToolUse)(pre("Bash", { command: "false" }, "toolu_f"), "toolu_f", { signal });
     await first(guard.hooks.PostToolUseFailure)(
-      { ...base, hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: {}, tool_use_id: "toolu_f", error: "exit 1" },
+      {
+        ...base,
+        hook_event_name: "PostToolUseFailure",
+        tool_name: "Bash",
+        tool_input: {},
+        tool_use_id: "toolu_f",
+        error: "exit 1",
+      },
       "toolu_f",
       { signal },
     );
@@ -124,7 +145,9 @@ describe("toolwareHooks: the call boundary", () => {
         return { behavior: "allow", updatedInput: input };
       },
     });
-    const out = specific(await first(guard.hooks.PreToolUse)(pre("Bash", { command: "ls" }, "toolu_a"), "toolu_a", { signal }));
+    const out = specific(
+      await first(guard.hooks.PreToolUse)(pre("Bash", { command: "ls" }, "toolu_a"), "toolu_a", { signal }),
+    );
     expect(out?.permissionDecision).toBe("ask");
     const answer = await guard.canUseTool("Bash", { command: "rm -rf /" }, { signal, toolUseID: "toolu_a" } as never);
     expect(answer?.behavior).toBe("deny");

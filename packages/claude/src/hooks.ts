@@ -56,7 +56,10 @@ function asToolOutput(text: string, input: HookInput): unknown {
 
 /** Fail closed: whatever went wrong inside the adapter denies the call, saying why. @internal */
 export function failedClosed(error: unknown): HookJSONOutput {
-  return preToolUseOutput({ kind: "deny", reason: `toolware could not decide this call, so it was denied: ${messageOf(error)}` });
+  return preToolUseOutput({
+    kind: "deny",
+    reason: `toolware could not decide this call, so it was denied: ${messageOf(error)}`,
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
-import { type BindFunction, closestKey, type OutcomeListener, ToolwareTypeError } from "@toolware/core";
 import type { CanUseTool, PreToolUseHookInput } from "@anthropic-ai/claude-agent-sdk";
+import { type BindFunction, closestKey, type OutcomeListener, ToolwareTypeError } from "@toolware/core";
 
 /** Options of {@link toolwareHooks}. Checked strictly: an unknown key is refused with a "did you mean" hint. */
 export interface ToolwareHooksOptions {
@@ -40,8 +40,9 @@ function invalid(message: string): ToolwareTypeError {
 }
 
 /** Checks the options at the call boundary and returns them with defaults. @internal */
-export function readOptions(options: unknown): Required<Pick<ToolwareHooksOptions, "timeoutSeconds" | "resultTimeoutMs" | "results">> &
-  ToolwareHooksOptions {
+export function readOptions(
+  options: unknown,
+): Required<Pick<ToolwareHooksOptions, "timeoutSeconds" | "resultTimeoutMs" | "results">> & ToolwareHooksOptions {
   if (options === undefined) return { timeoutSeconds: 600, resultTimeoutMs: 600_000, results: "await" };
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
     throw invalid("options must be an object");

@@ -32,7 +32,7 @@ export function tagsOf(toolName: string, input: Record<string, unknown>, project
 
 function inside(root: string, path: string): boolean {
   // A NUL or other control character makes a path no file system reads the same way twice.
-  if (/[\u0000-\u001f]/.test(path)) return false;
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) < 0x20) return false;
   const rel = relative(resolve(root), resolve(root, path));
   return rel !== "" && !isAbsolute(rel) && rel !== ".." && !rel.startsWith("../") && !rel.startsWith("..\\");
 }

@@ -1,5 +1,4 @@
-import { existsSync } from "node:fs";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
@@ -7,7 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /** One answer of the scripted Messages API: a tool call, or a text that ends the turn. */
-export type Turn = { readonly tool: string; readonly input: Record<string, unknown>; readonly id?: string } | { readonly text: string };
+export type Turn =
+  | { readonly tool: string; readonly input: Record<string, unknown>; readonly id?: string }
+  | { readonly text: string };
 
 /** A request Claude Code sent, as JSON. */
 export interface SeenRequest {
@@ -46,8 +47,16 @@ function stream(turn: Turn): string {
       delta: { type: "input_json_delta", partial_json: JSON.stringify(turn.input) },
     });
   } else {
-    body += sse("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
-    body += sse("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: turn.text } });
+    body += sse("content_block_start", {
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "text", text: "" },
+    });
+    body += sse("content_block_delta", {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "text_delta", text: turn.text },
+    });
   }
   body += sse("content_block_stop", { type: "content_block_stop", index: 0 });
   body += sse("message_delta", {
@@ -133,7 +142,9 @@ export function claudeBinary(): string | undefined {
   try {
     const require = createRequire(import.meta.url);
     const sdk = require.resolve("@anthropic-ai/claude-agent-sdk");
-    const platform = createRequire(sdk).resolve(`@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}/package.json`);
+    const platform = createRequire(sdk).resolve(
+      `@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}/package.json`,
+    );
     const dir = join(platform, "..");
     for (const name of ["claude", "cli", "claude.exe"]) if (existsSync(join(dir, name))) return join(dir, name);
     return undefined;

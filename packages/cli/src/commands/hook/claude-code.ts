@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { claudeApprovals, toolwareHooks } from "@toolware/claude";
-import { messageOf, ToolHooks, type ToolCallOutcome } from "@toolware/core";
+import { messageOf, type ToolCallOutcome, ToolHooks } from "@toolware/core";
 import { formatIssue, loadPolicy, PolicyLoadError } from "@toolware/policy";
 import { type CommandIO, defineCommand, usageError, wholeNumber } from "../kit.js";
 import { readAll } from "./stdin.js";
@@ -22,7 +22,12 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
-async function decide(io: CommandIO, policyFile: string, projectDir: string | undefined, text: string): Promise<number> {
+async function decide(
+  io: CommandIO,
+  policyFile: string,
+  projectDir: string | undefined,
+  text: string,
+): Promise<number> {
   let input: Record<string, unknown>;
   try {
     input = JSON.parse(text) as Record<string, unknown>;
@@ -40,9 +45,7 @@ async function decide(io: CommandIO, policyFile: string, projectDir: string | un
     pack = await loadPolicy(resolve(io.cwd, policyFile), { humanInput: claudeApprovals() });
   } catch (error) {
     const why =
-      error instanceof PolicyLoadError
-        ? error.issues.map((issue) => formatIssue(issue)).join("; ")
-        : messageOf(error);
+      error instanceof PolicyLoadError ? error.issues.map((issue) => formatIssue(issue)).join("; ") : messageOf(error);
     return denied(io, `the policy ${policyFile} did not load: ${why}`);
   }
   const hooks = new ToolHooks({ humanInput: claudeApprovals(), onListenerError: () => {} });
@@ -89,12 +92,14 @@ export const claudeCode = defineCommand({
     project: {
       type: "string",
       value: "DIR",
-      description: "the project folder edits must stay in (tag outside-project); default $CLAUDE_PROJECT_DIR, else the input's cwd",
+      description:
+        "the project folder edits must stay in (tag outside-project); default $CLAUDE_PROJECT_DIR, else the input's cwd",
     },
     timeout: {
       type: "string",
       value: "SECONDS",
-      description: "deny when no decision is made within this many seconds (default 20; keep it below the hook's timeout)",
+      description:
+        "deny when no decision is made within this many seconds (default 20; keep it below the hook's timeout)",
     },
   },
   failure: "never: every failure exits 2, which blocks the call (Claude Code's code for a blocking error)",

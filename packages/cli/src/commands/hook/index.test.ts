@@ -42,7 +42,8 @@ const input = (tool_name: string, tool_input: unknown, extra: Record<string, unk
     tool_use_id: "toolu_01",
     ...extra,
   });
-const decision = (out: string) => (JSON.parse(out) as { hookSpecificOutput: Record<string, unknown> }).hookSpecificOutput;
+const decision = (out: string) =>
+  (JSON.parse(out) as { hookSpecificOutput: Record<string, unknown> }).hookSpecificOutput;
 
 describe("toolware hook claude-code", { timeout: 90_000 }, () => {
   it("exit 0, deny: rm -rf and git push --force, with the reason Claude reads", () => {
@@ -111,10 +112,14 @@ describe("toolware hook claude-code", { timeout: 90_000 }, () => {
     expect(hook(input("Bash", { command: "ls" }), []).code).toBe(2);
     expect(hook(input("Bash", { command: "ls" }), ["--policy", policy, "--timeout", "soon"]).code).toBe(2);
     // Claude Code never closes stdin here: the hook must not wait past --timeout, and it denies.
-    const child = spawn(hookCommand[0] as string, [...hookCommand.slice(1), "hook", "claude-code", "--policy", policy, "--timeout", "1"], {
-      cwd: dir,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      hookCommand[0] as string,
+      [...hookCommand.slice(1), "hook", "claude-code", "--policy", policy, "--timeout", "1"],
+      {
+        cwd: dir,
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     let err = "";
     child.stderr.on("data", (chunk) => {
       err += chunk;
@@ -126,7 +131,9 @@ describe("toolware hook claude-code", { timeout: 90_000 }, () => {
   });
 
   it("exit 0 with no output for events other than PreToolUse", () => {
-    const r = hook(JSON.stringify({ hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: {}, tool_response: {} }));
+    const r = hook(
+      JSON.stringify({ hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: {}, tool_response: {} }),
+    );
     expect(r.code).toBe(0);
     expect(r.out).toBe("");
     expect(existsSync(policy)).toBe(true);
