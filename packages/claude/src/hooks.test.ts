@@ -160,3 +160,36 @@ describe("toolwareHooks: the call boundary", () => {
     expect(answer).toMatchObject({ behavior: "deny" });
   });
 });
+
+describe("toolwareHooks: approvals asked in the process", () => {
+  it("without claudeApprovals the approval pack asks the ToolHooks' provider while PreToolUse waits", async () => {
+    const { approval } = await import("@toolware/packs/approval");
+    const asked: string[] = [];
+    const hooks = new ToolHooks({
+      humanInput: (request) => {
+        asked.push(request.callId);
+        return request.callId === "toolu_yes" ? "yes" : "no";
+      },
+    });
+    hooks.use(approval({ tools: ["Bash"] }));
+    const guard = toolwareHooks(hooks);
+    const run = first(guard.hooks.PreToolUse);
+    const yes = specific(await run(pre("Bash", { command: "ls" }, "toolu_yes"), "toolu_yes", { signal }));
+    const no = specific(await run(pre("Bash", { command: "ls" }, "toolu_no"), "toolu_no", { signal }));
+    expect(asked).toEqual(["toolu_yes", "toolu_no"]);
+    expect(yes?.permissionDecision).toBe("allow");
+    expect(no?.permissionDecision).toBe("deny");
+    expect(String(no?.permissionDecisionReason)).toContain('did not approve Bash (answer: "no")');
+  });
+
+  it("claudeApprovals refuses a question from a call that did not come through toolwareHooks", async () => {
+    const hooks = new ToolHooks({ humanInput: claudeApprovals() });
+    hooks.before(async (ctx) => {
+      await ctx.requestHumanInput("ok?");
+    });
+    const { defineTool } = await import("@toolware/core");
+    const tool = defineTool({ name: "Bash", execute: () => "ran" });
+    const outcome = await hooks.invoke(tool, {});
+    expect(outcome.status).not.toBe("ok");
+  });
+});
