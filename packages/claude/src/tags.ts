@@ -1,8 +1,21 @@
 import { isAbsolute, relative, resolve } from "node:path";
 
-const EDITS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
-const READS = new Set(["Read", "Glob", "Grep", "LS", "NotebookRead"]);
-const NETWORK = new Set(["WebFetch", "WebSearch"]);
+// Claude Code's tool names, and Gemini CLI's for the same tools (`toolware hook gemini` reads the same policy).
+const SHELL = new Set(["Bash", "run_shell_command"]);
+const EDITS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit", "write_file", "replace"]);
+const READS = new Set([
+  "Read",
+  "Glob",
+  "Grep",
+  "LS",
+  "NotebookRead",
+  "read_file",
+  "read_many_files",
+  "glob",
+  "search_file_content",
+  "list_directory",
+]);
+const NETWORK = new Set(["WebFetch", "WebSearch", "web_fetch", "google_web_search"]);
 
 function pathOf(input: Record<string, unknown>): string | undefined {
   const own = (key: string) => (Object.hasOwn(input, key) ? input[key] : undefined);
@@ -18,7 +31,7 @@ function pathOf(input: Record<string, unknown>): string | undefined {
  */
 export function tagsOf(toolName: string, input: Record<string, unknown>, projectDir: string | undefined): string[] {
   const tags = ["claude-code"];
-  if (toolName === "Bash") tags.push("shell");
+  if (SHELL.has(toolName)) tags.push("shell");
   else if (READS.has(toolName)) tags.push("read-only");
   else if (NETWORK.has(toolName)) tags.push("network");
   else if (toolName.startsWith("mcp__")) tags.push("mcp");

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { claudeApprovals, toolwareHooks } from "@toolware/claude";
 import { messageOf, type ToolCallOutcome, ToolHooks } from "@toolware/core";
@@ -22,11 +23,39 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
+/** The coding agents whose hook protocol the command speaks. */
+export type Dialect = "claude-code" | "gemini";
+
+type PreOutput = {
+  hookSpecificOutput?: {
+    permissionDecision?: string;
+    permissionDecisionReason?: string;
+    updatedInput?: Record<string, unknown>;
+  };
+};
+
+// Gemini CLI's BeforeTool answer: `decision` and `reason`, and `hookSpecificOutput.tool_input` for a rewrite. It has
+// no "ask": a call that needs a person is denied, saying so.
+function geminiOutput(output: PreOutput): object {
+  const d = output.hookSpecificOutput;
+  if (d?.permissionDecision === "allow") {
+    return d.updatedInput === undefined
+      ? { decision: "allow" }
+      : { decision: "allow", hookSpecificOutput: { tool_input: d.updatedInput } };
+  }
+  const reason = d?.permissionDecisionReason ?? "toolware denied the call";
+  if (d?.permissionDecision === "ask") {
+    return { decision: "deny", reason: `${reason} (Gemini CLI hooks cannot ask a person, so the call was denied)` };
+  }
+  return { decision: "deny", reason };
+}
+
 async function decide(
   io: CommandIO,
   policyFile: string,
   projectDir: string | undefined,
   text: string,
+  dialect: Dialect,
 ): Promise<number> {
   let input: Record<string, unknown>;
   try {
@@ -38,8 +67,14 @@ async function decide(
     return denied(io, "the hook input on stdin is not a JSON object");
   }
   const event = input.hook_event_name;
-  // Only PreToolUse decides; other events (PostToolUse, …) have nothing to check in a one-shot process.
-  if (event !== "PreToolUse") return 0;
+  // Only the event before a tool decides; other events (PostToolUse, …) have nothing to check in a one-shot process.
+  if (event !== (dialect === "gemini" ? "BeforeTool" : "PreToolUse")) return 0;
+  if (dialect === "gemini") {
+    // Gemini CLI gives no call id: each hook run is one call, with an id of its own.
+    const id =
+      typeof input.tool_use_id === "string" && input.tool_use_id !== "" ? input.tool_use_id : `gemini_${randomUUID()}`;
+    input = { ...input, hook_event_name: "PreToolUse", tool_use_id: id };
+  }
   let pack: Awaited<ReturnType<typeof loadPolicy>>;
   try {
     pack = await loadPolicy(resolve(io.cwd, policyFile), { humanInput: claudeApprovals() });
@@ -64,13 +99,53 @@ async function decide(
   const hook = guard.hooks.PreToolUse[0]?.hooks[0];
   if (hook === undefined) return denied(io, "the adapter gave no PreToolUse hook");
   const toolUseId = typeof input.tool_use_id === "string" ? input.tool_use_id : undefined;
-  const output = (await hook(input as never, toolUseId, { signal: AbortSignal.timeout(2_147_483_647) })) as {
-    hookSpecificOutput?: { permissionDecision?: string };
-  };
+  const output = (await hook(input as never, toolUseId, { signal: AbortSignal.timeout(2_147_483_647) })) as PreOutput;
   // An allowed call ends its chain at once (audit lines are written then); an asked one waits for Claude Code.
   if (output.hookSpecificOutput?.permissionDecision === "allow") await outcome;
-  io.out(`${JSON.stringify(output)}\n`);
+  io.out(`${JSON.stringify(dialect === "gemini" ? geminiOutput(output) : output)}\n`);
   return 0;
+}
+
+/** The options every hook command takes. */
+export const HOOK_OPTIONS = {
+  policy: { type: "string", value: "FILE", description: "the policy file (YAML or JSON) that decides every call" },
+  project: {
+    type: "string",
+    value: "DIR",
+    description:
+      "the project folder edits must stay in (tag outside-project); default $CLAUDE_PROJECT_DIR, else the input's cwd",
+  },
+  timeout: {
+    type: "string",
+    value: "SECONDS",
+    description:
+      "deny when no decision is made within this many seconds (default 20; keep it below the hook's timeout)",
+  },
+} as const;
+
+/** Reads the hook input, decides it, and fails closed with exit 2 on any failure. */
+export async function runHook(
+  options: { policy?: string | undefined; project?: string | undefined; timeout?: string | undefined },
+  io: CommandIO,
+  dialect: Dialect,
+): Promise<number> {
+  if (options.policy === undefined || options.policy === "") throw usageError(`hook ${dialect} needs --policy FILE`);
+  const seconds = options.timeout === undefined ? 20 : wholeNumber("timeout", options.timeout);
+  if (seconds < 1) throw usageError("--timeout takes a whole number of seconds, at least 1");
+  try {
+    const text = await withTimeout(readAll(process.stdin), seconds * 1000, "reading the hook input");
+    return await withTimeout(
+      decide(io, options.policy, options.project, text, dialect),
+      seconds * 1000,
+      "deciding the call",
+    );
+  } catch (error) {
+    // Whatever still waits (stdin left open, a hanging store) must not keep the process past the decision:
+    // the agent would kill it at its own timeout and take that as a non-blocking error, running the tool.
+    process.stdin.destroy();
+    setTimeout(() => process.exit(BLOCK), 1000).unref();
+    return denied(io, messageOf(error));
+  }
 }
 
 /** `toolware hook claude-code --policy FILE`: a Claude Code command hook deciding every tool call by a policy file. */
@@ -87,35 +162,7 @@ export const claudeCode = defineCommand({
     '"command", "command": "npx toolware hook claude-code --policy .claude/toolware.policy.yaml", "timeout": 30}]}]}}',
   ].join("\n"),
   args: [],
-  options: {
-    policy: { type: "string", value: "FILE", description: "the policy file (YAML or JSON) that decides every call" },
-    project: {
-      type: "string",
-      value: "DIR",
-      description:
-        "the project folder edits must stay in (tag outside-project); default $CLAUDE_PROJECT_DIR, else the input's cwd",
-    },
-    timeout: {
-      type: "string",
-      value: "SECONDS",
-      description:
-        "deny when no decision is made within this many seconds (default 20; keep it below the hook's timeout)",
-    },
-  },
+  options: HOOK_OPTIONS,
   failure: "never: every failure exits 2, which blocks the call (Claude Code's code for a blocking error)",
-  async run({ options }, io) {
-    if (options.policy === undefined || options.policy === "") throw usageError("hook claude-code needs --policy FILE");
-    const seconds = options.timeout === undefined ? 20 : wholeNumber("timeout", options.timeout);
-    if (seconds < 1) throw usageError("--timeout takes a whole number of seconds, at least 1");
-    try {
-      const text = await withTimeout(readAll(process.stdin), seconds * 1000, "reading the hook input");
-      return await withTimeout(decide(io, options.policy, options.project, text), seconds * 1000, "deciding the call");
-    } catch (error) {
-      // Whatever still waits (stdin left open, a hanging store) must not keep the process past the decision:
-      // Claude Code would kill it at its own timeout and take that as a non-blocking error, running the tool.
-      process.stdin.destroy();
-      setTimeout(() => process.exit(BLOCK), 1000).unref();
-      return denied(io, messageOf(error));
-    }
-  },
+  run: ({ options }, io) => runHook(options, io, "claude-code"),
 });
