@@ -1,0 +1,81 @@
+// `toolware hook claude-code` configured in .claude/settings.json of a project, run by the real Claude Code (`claude -p`)
+// against the scripted Messages API: the settings Claude Code reads, the command it runs, the decision it takes.
+import { spawn } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { claudeBinary, offlineEnv, scriptedApi, tempDir, toolResults } from "./test-fixtures.js";
+
+const binary = claudeBinary();
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+const cliBin = join(root, "packages/cli/src/bin.ts");
+const loader = pathToFileURL(join(root, "node_modules/tsx/dist/loader.mjs")).href;
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function claude(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(binary as string, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      out += chunk;
+    });
+    child.on("close", (code) => resolve({ code, out }));
+  });
+}
+
+describe.skipIf(binary === undefined)("Claude Code runs `toolware hook claude-code` from .claude/settings.json", () => {
+  it("denies rm -rf (the command does not run, Claude reads why) and allows and audits an ordinary command", {
+    timeout: 180_000,
+  }, async () => {
+    const api = await scriptedApi([
+      { tool: "Bash", id: "toolu_rm", input: { command: "rm -rf victim", description: "clean" } },
+      { tool: "Bash", id: "toolu_ok", input: { command: "echo fine > made.txt", description: "write" } },
+    ]);
+    const home = tempDir("toolware-hook-home-");
+    const project = tempDir("toolware-hook-project-");
+    cleanups.push(() => api.close(), home.remove, project.remove);
+    mkdirSync(join(project.dir, ".claude"));
+    mkdirSync(join(project.dir, "victim"));
+    const policy = join(project.dir, ".claude/toolware.policy.yaml");
+    copyFileSync(join(root, "examples/claude/toolware.policy.yaml"), policy);
+    const command = [process.execPath, "--import", loader, "--conditions", "@toolware/source", cliBin];
+    const settings = {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: "*",
+            hooks: [
+              { type: "command", command: `${command.join(" ")} hook claude-code --policy ${policy}`, timeout: 120 },
+            ],
+          },
+        ],
+      },
+    };
+    writeFileSync(join(project.dir, ".claude/settings.json"), JSON.stringify(settings));
+    const r = await claude(
+      ["-p", "clean up and write a file", "--model", "claude-scripted", "--max-turns", "4"],
+      project.dir,
+      offlineEnv(api, home.dir),
+    );
+    expect(existsSync(join(project.dir, "victim")), r.out).toBe(true);
+    const denied = toolResults(api.requests[1])[0];
+    expect(denied?.id).toBe("toolu_rm");
+    expect(denied?.isError).toBe(true);
+    expect(denied?.text).toContain("rm -rf is not allowed here");
+    expect(readFileSync(join(project.dir, "made.txt"), "utf8")).toBe("fine\n");
+    const audit = readFileSync(join(project.dir, ".claude/toolware-audit.jsonl"), "utf8");
+    expect(audit).toContain("toolu_rm");
+    expect(audit).toContain("toolu_ok");
+  });
+});
