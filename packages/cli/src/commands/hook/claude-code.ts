@@ -35,13 +35,14 @@ type PreOutput = {
 };
 
 // Gemini CLI's BeforeTool answer: `decision` and `reason`, and `hookSpecificOutput.tool_input` for a rewrite. It has
-// no "ask": a call that needs a person is denied, saying so.
-function geminiOutput(output: PreOutput): object {
+// no "ask": a call that needs a person is denied, saying so. A call the policy lets through carries no decision unless
+// `--allow` was given, so Gemini CLI's own confirmation still applies (a rewrite still merges its arguments).
+function geminiOutput(output: PreOutput, allow: boolean): object | undefined {
   const d = output.hookSpecificOutput;
   if (d?.permissionDecision === "allow") {
-    return d.updatedInput === undefined
-      ? { decision: "allow" }
-      : { decision: "allow", hookSpecificOutput: { tool_input: d.updatedInput } };
+    const rewrite = d.updatedInput === undefined ? {} : { hookSpecificOutput: { tool_input: d.updatedInput } };
+    if (allow) return { decision: "allow", ...rewrite };
+    return d.updatedInput === undefined ? undefined : rewrite;
   }
   const reason = d?.permissionDecisionReason ?? "toolware denied the call";
   if (d?.permissionDecision === "ask") {
@@ -50,12 +51,29 @@ function geminiOutput(output: PreOutput): object {
   return { decision: "deny", reason };
 }
 
+// Claude Code's PreToolUse answer. An `allow` there skips the user's permission prompt, so a guard that only adds
+// restrictions gives no decision for a call it lets through unchanged (Claude Code's own permission flow decides),
+// and asks the user about a rewritten one (its `updatedInput` shows in the prompt); `--allow` restores `allow`.
+function claudeOutput(output: PreOutput, allow: boolean): PreOutput | undefined {
+  const d = output.hookSpecificOutput;
+  if (d?.permissionDecision !== "allow" || allow) return output;
+  if (d.updatedInput === undefined) return undefined;
+  return {
+    hookSpecificOutput: {
+      ...d,
+      permissionDecision: "ask",
+      permissionDecisionReason: "toolware rewrote the arguments of this call: check the new ones",
+    },
+  };
+}
+
 async function decide(
   io: CommandIO,
   policyFile: string,
   projectDir: string | undefined,
   text: string,
   dialect: Dialect,
+  allow: boolean,
 ): Promise<number> {
   let input: Record<string, unknown>;
   try {
@@ -100,9 +118,12 @@ async function decide(
   if (hook === undefined) return denied(io, "the adapter gave no PreToolUse hook");
   const toolUseId = typeof input.tool_use_id === "string" ? input.tool_use_id : undefined;
   const output = (await hook(input as never, toolUseId, { signal: AbortSignal.timeout(2_147_483_647) })) as PreOutput;
-  // An allowed call ends its chain at once (audit lines are written then); an asked one waits for Claude Code.
+  // A call the policy let through ends its chain at once (audit lines are written then), whether the answer allows it
+  // or defers to the agent's own permission flow; an asked one waits for Claude Code.
   if (output.hookSpecificOutput?.permissionDecision === "allow") await outcome;
-  io.out(`${JSON.stringify(dialect === "gemini" ? geminiOutput(output) : output)}\n`);
+  const answer = dialect === "gemini" ? geminiOutput(output, allow) : claudeOutput(output, allow);
+  // No stdout with exit 0 is the documented "no decision": the agent's permission flow goes on as without the hook.
+  if (answer !== undefined) io.out(`${JSON.stringify(answer)}\n`);
   return 0;
 }
 
@@ -123,9 +144,22 @@ export const HOOK_OPTIONS = {
   },
 } as const;
 
+/** `--allow`, in the words of one agent: the opt-in that gives up the agent's own prompt for calls the policy passes. */
+export function allowOption(agent: string, prompt: string) {
+  return {
+    type: "boolean",
+    description: `calls the policy lets through skip ${agent}'s ${prompt} (answer allow); without it they get no decision and ${agent}'s own permission flow applies`,
+  } as const;
+}
+
 /** Reads the hook input, decides it, and fails closed with exit 2 on any failure. */
 export async function runHook(
-  options: { policy?: string | undefined; project?: string | undefined; timeout?: string | undefined },
+  options: {
+    policy?: string | undefined;
+    project?: string | undefined;
+    timeout?: string | undefined;
+    allow?: boolean | undefined;
+  },
   io: CommandIO,
   dialect: Dialect,
 ): Promise<number> {
@@ -135,7 +169,7 @@ export async function runHook(
   try {
     const text = await withTimeout(readAll(process.stdin), seconds * 1000, "reading the hook input");
     return await withTimeout(
-      decide(io, options.policy, options.project, text, dialect),
+      decide(io, options.policy, options.project, text, dialect, options.allow === true),
       seconds * 1000,
       "deciding the call",
     );
@@ -154,15 +188,17 @@ export const claudeCode = defineCommand({
   summary: "decide Claude Code's tool calls by a policy file (a PreToolUse command hook)",
   description: [
     "A Claude Code command hook: reads the hook input (JSON) on stdin and decides the tool call by the policy file.",
-    "Prints the decision as JSON on stdout and exits 0: allow (with updatedInput when the policy rewrote the",
-    "arguments), deny with the reason Claude reads, or ask (a `decide: approve` rule: Claude Code asks the user).",
+    "Exits 0 and prints: deny with the reason Claude reads, or ask (a `decide: approve` rule: Claude Code asks the",
+    "user). A call the policy lets through unchanged gets no output, so Claude Code's own permission flow decides it",
+    "(a hook's allow would skip the user's prompt); a rewritten one gets ask with updatedInput (the user sees the new",
+    "arguments). --allow answers allow (with updatedInput) instead: calls the policy lets through skip the prompt.",
     "Fails closed: a policy that does not load, unreadable input, a crash or a timeout exits 2 with the reason on",
     "stderr, which blocks the call. Events other than PreToolUse exit 0 with no output.",
     'Configure it in .claude/settings.json: {"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type":',
     '"command", "command": "npx toolware hook claude-code --policy .claude/toolware.policy.yaml", "timeout": 30}]}]}}',
   ].join("\n"),
   args: [],
-  options: HOOK_OPTIONS,
+  options: { ...HOOK_OPTIONS, allow: allowOption("Claude Code", "permission prompt") },
   failure: "never: every failure exits 2, which blocks the call (Claude Code's code for a blocking error)",
   run: ({ options }, io) => runHook(options, io, "claude-code"),
 });
