@@ -35,12 +35,13 @@ function claude(
 }
 
 describe.skipIf(binary === undefined)("Claude Code runs `toolware hook claude-code` from .claude/settings.json", () => {
-  it("denies rm -rf (the command does not run, Claude reads why) and allows and audits an ordinary command", {
+  it("denies rm -rf (Claude reads why); an ordinary command goes to Claude Code's own permission rules; all audited", {
     timeout: 180_000,
   }, async () => {
     const api = await scriptedApi([
       { tool: "Bash", id: "toolu_rm", input: { command: "rm -rf victim", description: "clean" } },
-      { tool: "Bash", id: "toolu_ok", input: { command: "echo fine > made.txt", description: "write" } },
+      { tool: "Bash", id: "toolu_unasked", input: { command: "touch other.txt", description: "touch" } },
+      { tool: "Bash", id: "toolu_ok", input: { command: "touch made.txt", description: "touch" } },
     ]);
     const home = tempDir("toolware-hook-home-");
     const project = tempDir("toolware-hook-project-");
@@ -63,8 +64,19 @@ describe.skipIf(binary === undefined)("Claude Code runs `toolware hook claude-co
       },
     };
     writeFileSync(join(project.dir, ".claude/settings.json"), JSON.stringify(settings));
+    // `--allowedTools` is the user's own rule: the hook gives no decision for a call the policy lets through, so
+    // Claude Code's permission rules still decide it.
     const r = await claude(
-      ["-p", "clean up and write a file", "--model", "claude-scripted", "--max-turns", "4"],
+      [
+        "-p",
+        "clean up and write a file",
+        "--model",
+        "claude-scripted",
+        "--max-turns",
+        "5",
+        "--allowedTools",
+        "Bash(touch made.txt)",
+      ],
       project.dir,
       offlineEnv(api, home.dir),
     );
@@ -73,9 +85,14 @@ describe.skipIf(binary === undefined)("Claude Code runs `toolware hook claude-co
     expect(denied?.id).toBe("toolu_rm");
     expect(denied?.isError).toBe(true);
     expect(denied?.text).toContain("rm -rf is not allowed here");
-    expect(readFileSync(join(project.dir, "made.txt"), "utf8")).toBe("fine\n");
+    // The policy lets it through, but the hook does not answer allow: with no permission rule for it, `claude -p`
+    // (which cannot prompt) refuses it, as it would without the hook.
+    expect(existsSync(join(project.dir, "other.txt")), r.out).toBe(false);
+    const unasked = toolResults(api.requests[2])[0];
+    expect(unasked?.id).toBe("toolu_unasked");
+    expect(unasked?.isError).toBe(true);
+    expect(existsSync(join(project.dir, "made.txt")), r.out).toBe(true);
     const audit = readFileSync(join(project.dir, ".claude/toolware-audit.jsonl"), "utf8");
-    expect(audit).toContain("toolu_rm");
-    expect(audit).toContain("toolu_ok");
+    for (const id of ["toolu_rm", "toolu_unasked", "toolu_ok"]) expect(audit).toContain(id);
   });
 });
