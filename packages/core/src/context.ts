@@ -104,6 +104,9 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
     | Outer
     | undefined = undefined;
   /** @internal */ readonly _trace: TraceEntry[] = [];
+  /** @internal the name the running hook gave its trace entry for this call (see traceAs) */ _traceAs:
+    | string
+    | undefined = undefined;
   /** @internal when the call started, for `call:end`; -1 when nobody listens to it */ _startedAt = -1;
   /** @internal */ readonly _services: CallServices;
 
@@ -187,6 +190,28 @@ export class ToolCallHookContext<I extends object = ToolInput, O = unknown> {
       );
     }
     blockCall(this, reason);
+  }
+
+  /**
+   * Names the calling hook's trace entry for this call only, in place of its registered name: a hook that dispatches
+   * to rules it cannot register one by one (a watched policy) names the rule that decided, and the outcome's trace,
+   * the audit line and the OTel span show it. Call it from a before- or after-hook before it returns (or settles);
+   * the next entry recorded takes the name. `explain()` keeps the registered names.
+   *
+   * @example
+   * ```ts
+   * hooks.before(function dispatch(ctx) { ctx.traceAs("policy:no-deletes"); ctx.block("no deletes"); });
+   * ```
+   */
+  traceAs(name: string): void {
+    if (this._finished) return;
+    if (typeof name !== "string" || name.length === 0 || name.length > 200) {
+      throw new ToolwareTypeError(
+        "TOOLWARE_INVALID_ARGUMENT",
+        `ctx.traceAs() takes a name of 1 to 200 characters, got ${typeof name === "string" ? `${name.length} characters` : typeof name}`,
+      );
+    }
+    this._traceAs = name;
   }
 
   /**

@@ -77,6 +77,7 @@ const CONTEXT_API = [
   "toolInput",
   "toolRan",
   "trace",
+  "traceAs",
   "wrapExecution",
 ];
 

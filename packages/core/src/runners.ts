@@ -86,7 +86,7 @@ export function runBefores(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[],
     if (then !== undefined) return awaitBefore(rt, ctx, hooks, i, result as object, then, version, t0);
     if (plain) {
       // The common case, a hook that returned nothing and changed nothing: its shared entry.
-      if (result === undefined && !ctx._settled && ctx._inputVersion === version) {
+      if (result === undefined && !ctx._settled && ctx._inputVersion === version && ctx._traceAs === undefined) {
         ctx._trace.push(h.beforeProceeded);
         continue;
       }
@@ -179,7 +179,12 @@ export function runAfters(rt: Runtime, ctx: Ctx, hooks: readonly RuntimeHook[], 
     }
     if (then !== undefined) return awaitAfter(rt, ctx, hooks, i, result as object, then, prev, decisions, t0);
     if (plain) {
-      if (result === undefined && ctx._decisions === decisions && ctx.toolResult === prev) {
+      if (
+        result === undefined &&
+        ctx._decisions === decisions &&
+        ctx.toolResult === prev &&
+        ctx._traceAs === undefined
+      ) {
         ctx._trace.push(h.afterProceeded);
         continue;
       }

@@ -61,13 +61,15 @@ export function record(
   reason?: string,
 ): void {
   const why = reason ?? (action === "blocked" ? ctx._reason : undefined);
-  if (!rt.timing && why === undefined && error === undefined) {
+  const as = ctx._traceAs;
+  if (as !== undefined) ctx._traceAs = undefined;
+  if (!rt.timing && why === undefined && error === undefined && as === undefined) {
     // The common entries never differ between calls: one frozen object per hook, phase and action.
     ctx._trace.push(sharedEntry(h, phase, action));
     return;
   }
   ctx._trace.push({
-    hook: h.name,
+    hook: as ?? h.name,
     layer: h.info.layer,
     kind: h.info.kind,
     phase,

@@ -56,5 +56,5 @@ export type {
   PolicyExplanation,
 } from "./runtime/explain.js";
 export { loadPolicy, type PolicyApi, type PolicyPack } from "./runtime/load.js";
-export type { LoadPolicyOptions, PolicyStoresOption } from "./runtime/options.js";
+export type { LoadPolicyOptions, PolicyConnectOption, PolicyStoresOption } from "./runtime/options.js";
 export { type WatchApi, type WatchedPolicyPack, type WatchPolicyOptions, watchPolicy } from "./runtime/watch.js";

@@ -45,12 +45,17 @@ export class PolicyLoadError extends ToolwareError {
   readonly issues: readonly PolicyLoadIssue[];
   /** The file the issues are in (`<inline>` for an object). */
   readonly file: string;
-  constructor(file: string, issues: readonly PolicyLoadIssue[]) {
+  /** `code` is `TOOLWARE_POLICY_STORE` when a store the file names cannot be made, else `TOOLWARE_POLICY_INVALID`. */
+  constructor(
+    file: string,
+    issues: readonly PolicyLoadIssue[],
+    code: `TOOLWARE_POLICY_${string}` = "TOOLWARE_POLICY_INVALID",
+  ) {
     const count = issues.length === 1 ? "1 problem" : `${issues.length} problems`;
     // A broken file can have thousands of problems; the message shows the first ones, `issues` keeps them all.
     const shown = issues.slice(0, MAX_LINES).map(formatIssue);
     if (issues.length > MAX_LINES) shown.push(`… and ${issues.length - MAX_LINES} more (see error.issues)`);
-    super("TOOLWARE_POLICY_INVALID", `policy ${file} has ${count}:\n${shown.join("\n")}`);
+    super(code, `policy ${file} has ${count}:\n${shown.join("\n")}`);
     this.file = file;
     this.issues = Object.freeze([...issues]);
   }

@@ -1,17 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import type { BeforeToolCallHookType, Pack } from "@toolware/core";
+import { type BeforeToolCallHookType, messageOf, type Pack } from "@toolware/core";
 import type { ApprovalDecision } from "@toolware/packs/approval";
 import { compileCedar } from "../cedar/index.js";
-import type { LoadedDocument, PolicyMode, RuleDoc } from "../document.js";
+import type { KeyPath, LoadedDocument, PolicyMode, RuleDoc } from "../document.js";
 import { approvalGate } from "./approval.js";
 import { type CompiledCondition, compileCondition } from "./cel.js";
 import { type CedarPart, PolicyDecider, type RuntimeRule } from "./decide.js";
 import { compileError } from "./errors.js";
 import { compileMatch } from "./match.js";
-import type { LoadPolicyOptions } from "./options.js";
-import { storesOf } from "./options.js";
-import { buildPacks } from "./packs.js";
+import { connectUrl, type LoadPolicyOptions, type PolicyStoresOption, storesOf } from "./options.js";
+import { buildPacks, urlsNamed } from "./packs.js";
 
 /** One pack a rule attaches. @internal */
 export interface Attachment {
@@ -89,12 +88,36 @@ async function cedarOf(loaded: LoadedDocument): Promise<CedarPart | undefined> {
   });
 }
 
+// Opens (once per URL, see connectUrl) every Redis URL the rules' packs use, before the packs are made.
+async function connectAll(
+  loaded: LoadedDocument,
+  options: LoadPolicyOptions,
+): Promise<ReadonlyMap<string, PolicyStoresOption>> {
+  const named = new Map<string, KeyPath>();
+  loaded.document.rules.forEach((rule, i) => {
+    if (rule.packs === undefined) return;
+    for (const [url, at] of urlsNamed(rule.packs, loaded.document.stores?.default, ["rules", i, "packs"])) {
+      if (!named.has(url)) named.set(url, at);
+    }
+  });
+  const out = new Map<string, PolicyStoresOption>();
+  for (const [url, at] of named) {
+    try {
+      const stores = await connectUrl(options, url);
+      if (stores !== undefined) out.set(url, stores);
+    } catch (error) {
+      throw compileError(loaded, at, `connect.redis("${url}") failed: ${messageOf(error)}`, "TOOLWARE_POLICY_STORE");
+    }
+  }
+  return out;
+}
+
 /** Compiles a checked document: conditions, packs, approval gates and Cedar, each once. @internal */
 export async function compilePolicy(loaded: LoadedDocument, c: CompileContext): Promise<CompiledPolicy> {
   const doc = loaded.document;
   const modeOf = (mode: PolicyMode | undefined): boolean =>
     (c.options.mode ?? mode ?? doc.mode ?? "enforce") === "shadow";
-  const stores = storesOf(c.options.stores);
+  const stores = { ...storesOf(c.options.stores), urls: await connectAll(loaded, c.options) };
   const rules: RuntimeRule[] = [];
   const gates = new Map<number, BeforeToolCallHookType>();
   const attachments: Attachment[] = [];

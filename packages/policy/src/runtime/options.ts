@@ -14,10 +14,25 @@ export interface PolicyStoresOption {
   readonly circuitBreaker?: CircuitStore;
 }
 
+/**
+ * Opens the stores a policy file names by URL. The policy opens no connection itself (it does not depend on
+ * `@toolware/redis`): you say how a URL becomes stores, and the file says which URL each pack uses.
+ */
+export interface PolicyConnectOption {
+  /**
+   * Called once per distinct `redis://` or `rediss://` URL the file names (remembered for the pack's life, reloads
+   * included): the stores served by that URL, for example made with `@toolware/redis`. A throw or a rejection
+   * fails the load (`TOOLWARE_POLICY_STORE`).
+   */
+  readonly redis?: (url: string) => PolicyStoresOption | Promise<PolicyStoresOption>;
+}
+
 /** Options of {@link loadPolicy} and {@link watchPolicy}. */
 export interface LoadPolicyOptions {
   /** Store instances for the packs the rules attach (a Redis-backed store from `@toolware/redis`, say). */
   readonly stores?: PolicyStoresOption;
+  /** How the Redis URLs the file names become stores; a URL wins over `stores`. */
+  readonly connect?: PolicyConnectOption;
   /** Where approvals ask. Default: the `ToolHooks` instance's `humanInput`. */
   readonly humanInput?: HumanInputProvider;
   /** Who is calling (the `callers` of a match and `caller` in CEL). A throw denies the call (fail closed). */
@@ -32,14 +47,17 @@ export interface LoadPolicyOptions {
 
 /** The stores as the pack builder uses them. @internal */
 export interface PolicyStores {
+  /** The stores each connected Redis URL serves (see {@link connectUrl}). */
+  readonly urls?: ReadonlyMap<string, PolicyStoresOption>;
   readonly rateLimit?: () => RateLimitStore;
   readonly cache?: () => NonNullable<CacheOptions["store"]>;
   readonly loopGuard?: () => LoopGuardStore;
   readonly circuitBreaker?: () => CircuitStore;
 }
 
-const KEYS = ["stores", "humanInput", "caller", "onEvent", "mode", "priority"];
+const KEYS = ["stores", "connect", "humanInput", "caller", "onEvent", "mode", "priority"];
 const STORE_KEYS = ["rateLimit", "cache", "loopGuard", "circuitBreaker"];
+const CONNECT_KEYS = ["redis"];
 const ALIASES: Readonly<Record<string, string>> = {
   humanInputProvider: "humanInput",
   ask: "humanInput",
@@ -77,7 +95,7 @@ export function checkOptions(options: LoadPolicyOptions | undefined): LoadPolicy
     throw invalid("the options must be an object");
   }
   checkKeysOf(options, KEYS, "option", ALIASES);
-  const { stores, humanInput, caller, onEvent, mode, priority } = options;
+  const { stores, connect, humanInput, caller, onEvent, mode, priority } = options;
   for (const [name, fn] of [
     ["humanInput", humanInput],
     ["caller", caller],
@@ -91,16 +109,54 @@ export function checkOptions(options: LoadPolicyOptions | undefined): LoadPolicy
   if (priority !== undefined && !(typeof priority === "number" && Number.isFinite(priority))) {
     throw invalid("`priority` must be a finite number");
   }
-  if (stores !== undefined) {
-    if (stores === null || typeof stores !== "object") throw invalid("`stores` must be an object");
-    checkKeysOf(stores, STORE_KEYS, "store");
-    for (const key of STORE_KEYS) {
-      const s = (stores as Record<string, unknown>)[key];
-      if (s !== undefined && (s === null || typeof s !== "object"))
-        throw invalid(`\`stores.${key}\` must be a store object`);
+  if (stores !== undefined) checkStores(stores, "stores");
+  if (connect !== undefined) {
+    if (connect === null || typeof connect !== "object") throw invalid("`connect` must be an object");
+    checkKeysOf(connect, CONNECT_KEYS, "connector", { rediss: "redis", ioredis: "redis" });
+    if (connect.redis !== undefined && typeof connect.redis !== "function") {
+      throw invalid("`connect.redis` must be a function (url) => stores");
     }
   }
-  return Object.freeze({ stores, humanInput, caller, onEvent, mode, priority });
+  const frozenConnect = connect === undefined ? undefined : Object.freeze({ redis: connect.redis });
+  return Object.freeze({ stores, connect: frozenConnect, humanInput, caller, onEvent, mode, priority });
+}
+
+function checkStores(stores: unknown, where: string): asserts stores is PolicyStoresOption {
+  if (stores === null || typeof stores !== "object") throw invalid(`\`${where}\` must be an object`);
+  checkKeysOf(stores, STORE_KEYS, "store");
+  for (const key of STORE_KEYS) {
+    const s = (stores as Record<string, unknown>)[key];
+    if (s !== undefined && (s === null || typeof s !== "object")) {
+      throw invalid(`\`${where}.${key}\` must be a store object`);
+    }
+  }
+}
+
+const connected = new WeakMap<LoadPolicyOptions, Map<string, Promise<PolicyStoresOption>>>();
+
+/**
+ * The stores `connect.redis` gives for a Redis URL the file names (undefined without a connector), asked once per
+ * URL and per checked options, so a watched policy's reloads reuse the connections. @internal
+ */
+export function connectUrl(options: LoadPolicyOptions, url: string): Promise<PolicyStoresOption> | undefined {
+  const redis = options.connect?.redis;
+  if (redis === undefined) return undefined;
+  let memo = connected.get(options);
+  if (memo === undefined) {
+    memo = new Map();
+    connected.set(options, memo);
+  }
+  const known = memo.get(url);
+  if (known !== undefined) return known;
+  const pending = (async () => {
+    const stores = await redis(url);
+    checkStores(stores, `connect.redis("${url}") result`);
+    return stores;
+  })();
+  memo.set(url, pending);
+  // A failed connection is asked again at the next load or reload, not remembered.
+  pending.catch(() => memo.delete(url));
+  return pending;
 }
 
 /** The stores as factories: one shared instance each. @internal */

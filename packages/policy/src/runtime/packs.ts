@@ -10,8 +10,8 @@ import { redact } from "@toolware/packs/redact";
 import { retry } from "@toolware/packs/retry";
 import { timeout } from "@toolware/packs/timeout";
 import { queryRules, safePath } from "@toolware/packs/validate";
-import type { LoadedDocument, PacksDoc } from "../document.js";
-import { compileError } from "./errors.js";
+import type { KeyPath, LoadedDocument, PacksDoc } from "../document.js";
+import { compileError, StoreUnavailable } from "./errors.js";
 import type { PolicyStores } from "./options.js";
 
 /** The pack names a rule can attach, in the order they are attached. */
@@ -59,7 +59,8 @@ function validatePacks(options: Data): Pack[] {
 }
 
 // The store a pack gets: the pack's own `store` of the file, else the file's default; `memory` is the pack's own
-// memory store, a Redis URL needs the store injected in code (the policy opens no connection itself).
+// memory store; a Redis URL is served by `connect.redis` (the policy opens no connection itself), else by the store
+// passed in code; nothing at all is a load error, never a silent memory store.
 function storeFor(
   name: keyof typeof STORE_KINDS,
   ref: unknown,
@@ -67,14 +68,35 @@ function storeFor(
   stores: PolicyStores,
 ): unknown {
   const wanted = ref ?? fileDefault;
-  const injected = stores[STORE_KINDS[name]]?.();
+  const kind = STORE_KINDS[name];
   if (wanted === "memory") return undefined;
-  if (typeof wanted === "string" && injected === undefined) {
-    throw new Error(
-      `the store ${wanted} is named, but no ${STORE_KINDS[name]} store was passed: loadPolicy(file, { stores: { ${STORE_KINDS[name]}: ${REDIS_FACTORIES[name]}({ client }) } }) (from @toolware/redis)`,
+  if (typeof wanted !== "string") return stores[kind]?.();
+  const served = stores.urls?.get(wanted);
+  if (served !== undefined) {
+    if (served[kind] !== undefined) return served[kind];
+    throw new StoreUnavailable(
+      `connect.redis("${wanted}") returned no \`${kind}\` store: add ${kind}: ${REDIS_FACTORIES[name]}({ client }) (from @toolware/redis) to what it returns`,
     );
   }
-  return injected;
+  const injected = stores[kind]?.();
+  if (injected !== undefined) return injected;
+  throw new StoreUnavailable(
+    `the store ${wanted} is named, but nothing opens it: pass loadPolicy(file, { connect: { redis: (url) => ({ ${kind}: ${REDIS_FACTORIES[name]}({ client: new Redis(url) }) }) } }) (from @toolware/redis and ioredis), or stores.${kind}`,
+  );
+}
+
+/** The Redis URLs the rules' packs would use, each with the key path that names it (for load errors). @internal */
+export function urlsNamed(packs: PacksDoc, fileDefault: string | undefined, at: KeyPath): Map<string, KeyPath> {
+  const out = new Map<string, KeyPath>();
+  for (const name of Object.keys(STORE_KINDS)) {
+    const options = (packs as Record<string, Data | undefined>)[name];
+    if (options === undefined) continue;
+    const wanted = options.store ?? fileDefault;
+    if (typeof wanted === "string" && wanted !== "memory" && !out.has(wanted)) {
+      out.set(wanted, options.store === undefined ? ["stores", "default"] : [...at, name, "store"]);
+    }
+  }
+  return out;
 }
 
 function withStore(options: Data, store: unknown): Data {
@@ -110,7 +132,12 @@ export function buildPacks(
     try {
       for (const pack of make(name, options as Data, stores, fileDefault, loaded.file)) out.push({ name, pack });
     } catch (error) {
-      throw compileError(loaded, at, messageOf(error));
+      throw compileError(
+        loaded,
+        error instanceof StoreUnavailable && typeof (options as Data).store === "string" ? [...at, "store"] : at,
+        messageOf(error),
+        error instanceof StoreUnavailable ? "TOOLWARE_POLICY_STORE" : undefined,
+      );
     }
   }
   return out;

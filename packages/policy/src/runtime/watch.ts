@@ -144,7 +144,16 @@ export async function watchPolicy(file: string, options?: WatchPolicyOptions): P
   });
   const hooks: HookSpec[] = [
     dispatcher("outer"),
-    { kind: "before", fn: (ctx) => enforce(runtime, ctx), options: { name: "decide", priority, onError: "block" } },
+    {
+      kind: "before",
+      fn: (ctx) => {
+        // One hook decides for every version of the file: its trace entry (and so the audit line and the OTel
+        // span) names the rule that decided this call, as a loaded policy's hook per rule does.
+        ctx.traceAs(`policy:${runtime.pinned(ctx).rule}`);
+        return enforce(runtime, ctx);
+      },
+      options: { name: "decide", priority, onError: "block" },
+    },
     dispatcher("inner"),
   ];
   return definePack({ name: "policy", stateful: true, hooks, ...policyApi(runtime), reload, close });
