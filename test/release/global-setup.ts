@@ -94,6 +94,32 @@ function writeEntries(appDir: string, packages: ReleaseContext["packages"], neut
   );
 }
 
+/**
+ * The optional peers whose types a published package's declarations import (`@anthropic-ai/claude-agent-sdk` for
+ * `@toolware/claude`: optional so that the CLI, which uses that adapter at run time only, does not pull the SDK in).
+ * A program that imports such a package has the peer, as its users do; the version is the one the package tests with.
+ */
+function optionalTypePeers(names: readonly string[]): string[] {
+  return publishablePackages()
+    .filter((pkg) => names.includes(pkg.name))
+    .flatMap((pkg) => {
+      const m = pkg.manifest as {
+        peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+        devDependencies?: Record<string, string>;
+      };
+      const sources = readdirSync(join(pkg.dir, "src"), { recursive: true, encoding: "utf8" })
+        .filter((f) => f.endsWith(".ts") && !/\.test(-d)?\.ts$|test-fixtures|test-utils|test-worker/.test(f))
+        .map((f) => readFileSync(join(pkg.dir, "src", f), "utf8"));
+      return (
+        Object.entries(m.peerDependenciesMeta ?? {})
+          // Our own packages are installed from their tarballs already.
+          .filter(([peer]) => !peer.startsWith("@toolware/"))
+          .filter(([peer, meta]) => meta.optional === true && sources.some((t) => t.includes(`from "${peer}"`)))
+          .map(([peer]) => `${peer}@${m.devDependencies?.[peer] ?? "latest"}`)
+      );
+    });
+}
+
 export default function setup(project: TestProject): () => void {
   const work = mkdtempSync(join(tmpdir(), "toolware-release-"));
   const packsDir = join(work, "toolware/.packs");
@@ -131,6 +157,9 @@ export default function setup(project: TestProject): () => void {
     .map((p) => p.tarball)
     .filter((t) => !install.some((word) => word.endsWith(`/${basename(t)}`)));
   if (extra.length > 0) run("npm", ["install", ...extra], appDir);
+  const peers = optionalTypePeers(installed.map((p) => p.name));
+  // As that package's users have it (with --omit=optional npm would also strip other packages' platform binaries).
+  if (peers.length > 0) run("npm", ["install", "--no-save", ...peers], appDir);
   run("npm", ["install", "--save-dev", `@types/node@${rootManifest.devDependencies["@types/node"]}`], appDir);
 
   const floors = enginesFloors()

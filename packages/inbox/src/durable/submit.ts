@@ -2,7 +2,7 @@ import { bindApproval } from "@toolware/core";
 import type { Inbox, InboxApprovalOptions, InboxLabels, ResumeCall, Submitted } from "../contract.js";
 import { invalidOption } from "../errors.js";
 
-/** The options that shape a request: the gate and the resolver submit a call the same way. @internal */
+/** The options that shape a request: the gate and the resolver submit a call the same way. */
 export type SubmitShape = Pick<
   InboxApprovalOptions,
   "inbox" | "caller" | "policyVersion" | "timeoutMs" | "requireRole" | "requiredApprovals" | "allowSelfApproval"
