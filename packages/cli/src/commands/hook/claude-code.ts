@@ -4,6 +4,7 @@ import { claudeApprovals, toolwareHooks } from "@toolware/claude";
 import { messageOf, type ToolCallOutcome, ToolHooks } from "@toolware/core";
 import { formatIssue, loadPolicy, PolicyLoadError } from "@toolware/policy";
 import { type CommandIO, defineCommand, usageError, wholeNumber } from "../kit.js";
+import { cursorInput, cursorOutput, type PreOutput } from "./cursor-protocol.js";
 import { readAll } from "./stdin.js";
 
 /** Claude Code's exit code that blocks the tool call and shows stderr to Claude. */
@@ -24,15 +25,7 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
 }
 
 /** The coding agents whose hook protocol the command speaks. */
-export type Dialect = "claude-code" | "gemini";
-
-type PreOutput = {
-  hookSpecificOutput?: {
-    permissionDecision?: string;
-    permissionDecisionReason?: string;
-    updatedInput?: Record<string, unknown>;
-  };
-};
+export type Dialect = "claude-code" | "gemini" | "cursor";
 
 // Gemini CLI's BeforeTool answer: `decision` and `reason`, and `hookSpecificOutput.tool_input` for a rewrite. It has
 // no "ask": a call that needs a person is denied, saying so. A call the policy lets through carries no decision unless
@@ -85,8 +78,13 @@ async function decide(
     return denied(io, "the hook input on stdin is not a JSON object");
   }
   const event = input.hook_event_name;
+  if (dialect === "cursor") {
+    const call = cursorInput(input);
+    if (call === undefined) return 0;
+    input = call;
+  }
   // Only the event before a tool decides; other events (PostToolUse, …) have nothing to check in a one-shot process.
-  if (event !== (dialect === "gemini" ? "BeforeTool" : "PreToolUse")) return 0;
+  else if (event !== (dialect === "gemini" ? "BeforeTool" : "PreToolUse")) return 0;
   if (dialect === "gemini") {
     // Gemini CLI gives no call id: each hook run is one call, with an id of its own.
     const id =
@@ -121,7 +119,12 @@ async function decide(
   // A call the policy let through ends its chain at once (audit lines are written then), whether the answer allows it
   // or defers to the agent's own permission flow; an asked one waits for Claude Code.
   if (output.hookSpecificOutput?.permissionDecision === "allow") await outcome;
-  const answer = dialect === "gemini" ? geminiOutput(output, allow) : claudeOutput(output, allow);
+  const answer =
+    dialect === "gemini"
+      ? geminiOutput(output, allow)
+      : dialect === "cursor"
+        ? cursorOutput(String(event), output, allow)
+        : claudeOutput(output, allow);
   // No stdout with exit 0 is the documented "no decision": the agent's permission flow goes on as without the hook.
   if (answer !== undefined) io.out(`${JSON.stringify(answer)}\n`);
   return 0;
