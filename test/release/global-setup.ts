@@ -159,7 +159,8 @@ export default function setup(project: TestProject): () => void {
   if (extra.length > 0) run("npm", ["install", ...extra], appDir);
   const peers = optionalTypePeers(installed.map((p) => p.name));
   // As that package's users have it (with --omit=optional npm would also strip other packages' platform binaries).
-  if (peers.length > 0) run("npm", ["install", "--no-save", ...peers], appDir);
+  // Saved in the app's package.json: a later npm install would prune an unsaved package as extraneous.
+  if (peers.length > 0) run("npm", ["install", ...peers], appDir);
   run("npm", ["install", "--save-dev", `@types/node@${rootManifest.devDependencies["@types/node"]}`], appDir);
 
   const floors = enginesFloors()
