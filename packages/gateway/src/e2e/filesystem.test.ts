@@ -104,10 +104,11 @@ describe("the gateway in front of the real server-filesystem, a client over an i
     const calls = events.filter((e) => e.type === "call");
     // Every call that reached the chain is one audit line (hidden and unknown names never reach it).
     expect(lines).toHaveLength(calls.length);
-    // A watched policy decides in one hook (its rules change on reload): the line names it and the rule's reason.
+    // A watched policy decides in one hook (its rules change on reload) that names the deciding rule in the trace:
+    // every call in the audit file with its rule, as the gateway issue asks.
     const denials = lines.map((l) => JSON.parse(l)).filter((r) => r.reason === "the notes are off today");
     expect(denials).toHaveLength(2);
-    expect(denials[0].hooks).toEqual([expect.objectContaining({ hook: "policy:decide", action: "blocked" })]);
+    expect(denials[0].hooks).toEqual([expect.objectContaining({ hook: "policy:no-notes", action: "blocked" })]);
     expect(lines.filter((l) => l.includes("write_file"))).toHaveLength(4);
   });
 });
