@@ -21,10 +21,21 @@ interface ImportReport {
 
 const installed = release.packages.filter((p) => p.installed);
 
+/**
+ * Node 22.13 (the floor of @toolware/mastra) warns DEP0040 when any module, even one in node_modules, requires the
+ * built-in `punycode`; later Nodes stay silent for node_modules. No toolware package requires it: a framework
+ * dependency does. Every other line on stderr still fails the check.
+ */
+function withoutDependencyWarnings(stderr: string): string {
+  return stderr
+    .replace(/^\(node:\d+\) \[DEP0040\] DeprecationWarning: The `punycode` module is deprecated\..*\n/m, "")
+    .replace(/^\(Use `node --trace-deprecation \.\.\.` to show where the warning was created\)\n/m, "");
+}
+
 function importAll(node: string, packages: readonly ReleasePackage[]): ImportReport {
   const expected = Object.fromEntries(packages.map((p) => [p.name, p.subpaths]));
   const result = run(node, ["import-all.mjs", JSON.stringify(expected)], app, node);
-  expect(result.stderr).toBe("");
+  expect(withoutDependencyWarnings(result.stderr)).toBe("");
   expect(result.status).toBe(0);
   return JSON.parse(result.stdout) as ImportReport;
 }
