@@ -4,10 +4,10 @@ import {
   type HumanInputProvider,
   type HumanInputRequest,
   HumanInputUnavailableError,
-  messageOf,
   type ToolCallHookContext,
   ToolwareTypeError,
 } from "@toolware/core";
+import { elicitedAnswer } from "@toolware/mcp";
 import type { GatewayCallInfo } from "./contract.js";
 
 /** A call the gateway runs, as the hooks of its chain can reach it. @internal */
@@ -77,23 +77,10 @@ export function gatewayElicitation(options: { readonly timeoutMs?: number } = {}
     if (call.elicit === undefined) {
       throw new HumanInputUnavailableError(`cannot ask "${request.prompt}": the client does not support elicitation`);
     }
-    let result: ElicitResult;
-    try {
-      result = await call.elicit({
-        ...request,
-        signal: AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]),
-      });
-    } catch (error) {
-      throw new HumanInputUnavailableError(`the MCP client could not be asked: ${messageOf(error)}`, { cause: error });
-    }
-    if (result.action !== "accept") {
-      throw new HumanInputUnavailableError(
-        `the person ${result.action === "decline" ? "declined" : "cancelled"} the question`,
-      );
-    }
-    const answer = result.content?.answer;
-    if (typeof answer !== "string")
-      throw new HumanInputUnavailableError("the client accepted but sent no `answer` text");
-    return answer.trim();
+    const elicit = call.elicit;
+    // The MCP adapter reads the answer (declined, cancelled, no text: a denial), as for a guarded server's calls.
+    return elicitedAnswer(() =>
+      elicit({ ...request, signal: AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]) }),
+    );
   };
 }

@@ -82,23 +82,38 @@ export function elicitationHumanInput(options: ElicitationHumanInputOptions = {}
         `cannot ask "${request.prompt}": the call did not come through a guarded MCP server (pass a fallback provider)`,
       );
     }
-    let result: ElicitResult;
-    try {
-      result = await elicit(request);
-    } catch (error) {
-      throw new HumanInputUnavailableError(`the MCP client could not be asked: ${messageOf(error)}`, { cause: error });
-    }
-    if (result.action !== "accept") {
-      throw new HumanInputUnavailableError(
-        `the person ${result.action === "decline" ? "declined" : "cancelled"} the question`,
-      );
-    }
-    const answer = result.content?.answer;
-    if (typeof answer !== "string") {
-      throw new HumanInputUnavailableError("the MCP client accepted the question but sent no `answer` text");
-    }
-    return answer.trim();
+    return elicitedAnswer(() => elicit(request));
   };
+}
+
+/**
+ * Asks with `ask` (an elicitation of toolware's form: one text field, `answer`) and returns the person's answer, or
+ * throws `HumanInputUnavailableError` when the client could not be asked, the form was declined or cancelled, or no
+ * `answer` text came back: the approval pack turns each into a denial. For a human-input provider that elicits from a
+ * client of its own, as `@toolware/gateway` does.
+ *
+ * @example
+ * ```ts
+ * const provider: HumanInputProvider = (request) => elicitedAnswer(() => client.elicitInput(elicitParams(request)));
+ * ```
+ */
+export async function elicitedAnswer(ask: () => Promise<ElicitResult>): Promise<string> {
+  let result: ElicitResult;
+  try {
+    result = await ask();
+  } catch (error) {
+    throw new HumanInputUnavailableError(`the MCP client could not be asked: ${messageOf(error)}`, { cause: error });
+  }
+  if (result.action !== "accept") {
+    throw new HumanInputUnavailableError(
+      `the person ${result.action === "decline" ? "declined" : "cancelled"} the question`,
+    );
+  }
+  const answer = result.content?.answer;
+  if (typeof answer !== "string") {
+    throw new HumanInputUnavailableError("the MCP client accepted the question but sent no `answer` text");
+  }
+  return answer.trim();
 }
 
 /**
