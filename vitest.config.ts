@@ -22,7 +22,16 @@ export default defineConfig({
     coverage: {
       provider: "v8",
       include: ["packages/*/src/**/*.ts"],
-      exclude: ["**/*.test.ts", "**/*.test-d.ts", "**/test-fixtures.ts", "**/test-worker.ts", "**/*.d.ts"],
+      // The conformance suite's upstream is test code that only the Node 22 leg runs (the suite needs Node 22),
+      // and coverage is measured on the Node 20 leg.
+      exclude: [
+        "**/*.test.ts",
+        "**/*.test-d.ts",
+        "**/test-fixtures.ts",
+        "**/test-worker.ts",
+        "**/*.d.ts",
+        "packages/gateway/src/e2e/conformance-*.ts",
+      ],
       reporter: ["text-summary", "text"],
       reportOnFailure: true,
       thresholds: { statements: 92, branches: 87, functions: 94, lines: 94 },
