@@ -15,9 +15,9 @@ export interface UpstreamBase {
    */
   readonly prefix?: string | false;
   /**
-   * `false` marks an upstream whose tool annotations can only make the policy stricter: `destructiveHint: true`
-   * counts, `readOnlyHint`, `idempotentHint` and `destructiveHint: false` are dropped before the policy sees them.
-   * Default true.
+   * `false` marks an upstream whose tool annotations can only make the policy stricter: its `readOnlyHint`,
+   * `idempotentHint`, `destructiveHint` and `openWorldHint` are dropped before the policy sees them, and MCP's defaults
+   * for a tool that claims nothing stand in (`destructiveHint: true`, `openWorldHint: true`). Default true.
    */
   readonly trusted?: boolean;
 }
