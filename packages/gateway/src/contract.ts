@@ -77,7 +77,7 @@ export interface ListenOptions {
   readonly allowedHosts?: readonly string[];
   /** `Origin` header values accepted when a request carries one. Default: none besides the allowed hosts over http. */
   readonly allowedOrigins?: readonly string[];
-  /** Largest request body in bytes. Default 16 MiB. */
+  /** Largest request body in bytes (a larger one gets 413). Default 4 MiB, the MCP SDK's own Streamable HTTP limit. */
   readonly maxBodyBytes?: number;
 }
 

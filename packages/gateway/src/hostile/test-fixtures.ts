@@ -51,9 +51,12 @@ const run = (id, name, args) => {
     case "delete_file": return write({ jsonrpc: "2.0", id, result: text("deleted") });
   }
 };
-let buffer = "";
+const parts = [];
+process.stdin.setEncoding("utf8");
 process.stdin.on("data", (chunk) => {
-  buffer += chunk;
+  parts.push(chunk);
+  if (!chunk.includes("\n")) return;
+  let buffer = parts.splice(0).join("");
   let nl;
   while ((nl = buffer.indexOf("\n")) >= 0) {
     const line = buffer.slice(0, nl);
@@ -73,6 +76,7 @@ process.stdin.on("data", (chunk) => {
     } else if (m.method === "ping" || m.method === "logging/setLevel") write({ jsonrpc: "2.0", id: m.id, result: {} });
     else write({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
   }
+  if (buffer !== "") parts.push(buffer);
 });
 `;
 
