@@ -44,11 +44,12 @@ async function rawSession(url: string): Promise<string> {
   return session;
 }
 
-const callBody = (id: number | string, name: string, args: Record<string, unknown>) => ({
+// Every raw call claims the same toolware call id: the client's word, which must not tie two sessions together.
+const callBody = (id: number | string, name: string, args: Record<string, unknown>, extra = {}) => ({
   jsonrpc: "2.0",
   id,
   method: "tools/call",
-  params: { name, arguments: args },
+  params: { name, arguments: args, _meta: { "toolware/callId": "same-call" }, ...extra },
 });
 
 async function sdkClient(url: string): Promise<Client> {
@@ -147,6 +148,17 @@ describe("hostile clients over Streamable HTTP", () => {
     expect(textOf(await client.callTool({ name: "echo", arguments: { text: "ok" } }))).toBe("ok");
     await client.close();
   }, 30_000);
+
+  it("refuses a task-augmented call (its answer would come outside the policy); the tool never runs", async () => {
+    const session = await rawSession(strict.url);
+    const before = upstream.ran().length;
+    for (const name of ["delete_file", "echo"]) {
+      const { messages } = await post(strict.url, callBody(3, name, { text: "t" }, { task: { ttl: 60_000 } }), session);
+      const answer = messages[0] as { error?: unknown; result?: { isError?: boolean } } | undefined;
+      expect(answer?.error !== undefined || answer?.result?.isError === true, JSON.stringify(answer)).toBe(true);
+    }
+    expect(upstream.ran()).toHaveLength(before);
+  });
 
   it("answers any JSON that is not JSON-RPC with an error, never a crash", async () => {
     const session = await rawSession(strict.url);
