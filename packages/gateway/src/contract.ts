@@ -15,9 +15,9 @@ export interface UpstreamBase {
    */
   readonly prefix?: string | false;
   /**
-   * `false` marks an upstream whose tool annotations can only make the policy stricter: `destructiveHint: true`
-   * counts, `readOnlyHint`, `idempotentHint` and `destructiveHint: false` are dropped before the policy sees them.
-   * Default true.
+   * `false` marks an upstream whose tool annotations can only make the policy stricter: its `readOnlyHint`,
+   * `idempotentHint`, `destructiveHint` and `openWorldHint` are dropped before the policy sees them, and MCP's defaults
+   * for a tool that claims nothing stand in (`destructiveHint: true`, `openWorldHint: true`). Default true.
    */
   readonly trusted?: boolean;
 }
@@ -77,7 +77,7 @@ export interface ListenOptions {
   readonly allowedHosts?: readonly string[];
   /** `Origin` header values accepted when a request carries one. Default: none besides the allowed hosts over http. */
   readonly allowedOrigins?: readonly string[];
-  /** Largest request body in bytes. Default 16 MiB. */
+  /** Largest request body in bytes (a larger one gets 413). Default 4 MiB, the MCP SDK's own Streamable HTTP limit. */
   readonly maxBodyBytes?: number;
 }
 

@@ -19,7 +19,8 @@ function answer(res: ServerResponse, status: number, code: number, message: stri
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
-// Reads the body up to the limit: a larger one is refused before it is parsed (and before it fills memory).
+// Reads the body up to the limit: a larger one is refused before it is parsed (and before it fills memory). The rest
+// is read and dropped, so the client, still sending, hears the 413; past four times the limit the socket is cut.
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too-large"> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -27,8 +28,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too-la
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        chunks.length = 0;
         resolve("too-large");
-        req.destroy();
+        if (size > 4 * limit) req.destroy();
         return;
       }
       chunks.push(chunk);
@@ -44,7 +46,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too-la
  */
 export async function listenHttp(options: ListenOptions, open: OpenSession): Promise<GatewayListener> {
   const host = options.host ?? "127.0.0.1";
-  const maxBody = options.maxBodyBytes ?? 16 * 1024 * 1024;
+  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const token = options.bearerToken === undefined ? undefined : digest(`Bearer ${options.bearerToken}`);
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; session: GatewaySession }>();
   let hosts: Set<string> = new Set();
@@ -72,7 +74,10 @@ export async function listenHttp(options: ListenOptions, open: OpenSession): Pro
     let parsed: unknown;
     if (req.method === "POST") {
       const body = await readBody(req, maxBody);
-      if (body === "too-large") return answer(res, 413, -32600, `Request body larger than ${maxBody} bytes`);
+      if (body === "too-large") {
+        res.setHeader("connection", "close");
+        return answer(res, 413, -32600, `Request body larger than ${maxBody} bytes`);
+      }
       try {
         parsed = JSON.parse(body.toString("utf8"));
       } catch {

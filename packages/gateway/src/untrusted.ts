@@ -2,11 +2,20 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 // The hints that would let a server talk a policy into less: "read-only" and "idempotent" can be what an allow rule
-// matches, and `destructiveHint: false` denies what a deny rule matches. `destructiveHint: true` only ever adds.
-function stricter(annotations: unknown): unknown {
-  if (annotations === null || typeof annotations !== "object" || Array.isArray(annotations)) return undefined;
-  const { readOnlyHint: _r, idempotentHint: _i, destructiveHint, ...rest } = annotations as Record<string, unknown>;
-  return destructiveHint === true ? { ...rest, destructiveHint } : rest;
+// matches, and `destructiveHint: false` or `openWorldHint: false` (or saying nothing, which the MCP adapter reads the
+// same) escape what a deny rule matches. An untrusted server's word on them is dropped and MCP's defaults for a tool
+// that claims nothing stand in: destructive, open-world, neither read-only nor idempotent.
+function stricter(annotations: unknown): Record<string, unknown> {
+  const given =
+    annotations !== null && typeof annotations === "object" && !Array.isArray(annotations) ? annotations : {};
+  const {
+    readOnlyHint: _r,
+    idempotentHint: _i,
+    destructiveHint: _d,
+    openWorldHint: _o,
+    ...rest
+  } = given as Record<string, unknown>;
+  return { ...rest, destructiveHint: true, openWorldHint: true };
 }
 
 function filterMessage(message: JSONRPCMessage): JSONRPCMessage {
@@ -15,8 +24,8 @@ function filterMessage(message: JSONRPCMessage): JSONRPCMessage {
   const tools = (result as { tools?: unknown }).tools;
   if (!Array.isArray(tools)) return message;
   const kept = tools.map((tool: unknown) => {
-    if (tool === null || typeof tool !== "object" || !("annotations" in tool)) return tool;
-    return { ...(tool as object), annotations: stricter((tool as { annotations: unknown }).annotations) };
+    if (tool === null || typeof tool !== "object") return tool;
+    return { ...(tool as object), annotations: stricter((tool as { annotations?: unknown }).annotations) };
   });
   return { ...message, result: { ...(result as object), tools: kept } } as JSONRPCMessage;
 }

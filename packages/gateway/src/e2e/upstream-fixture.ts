@@ -67,8 +67,10 @@ function featureServer(): McpServer {
   return server;
 }
 
-/** Serves {@link featureServer} over Streamable HTTP on loopback, one server per session. */
-export async function startFeatureServer(): Promise<{ url: string; close(): Promise<void> }> {
+/** Serves {@link featureServer} (or what `make` makes) over Streamable HTTP on loopback, one server per session. */
+export async function startFeatureServer(
+  make: () => Pick<McpServer, "connect"> = featureServer,
+): Promise<{ url: string; close(): Promise<void> }> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const http: HttpServer = createServer(async (req, res) => {
     const sid = req.headers["mcp-session-id"];
@@ -78,7 +80,7 @@ export async function startFeatureServer(): Promise<{ url: string; close(): Prom
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => void transports.set(id, created),
       });
-      await featureServer().connect(created);
+      await make().connect(created);
       transport = created;
     }
     await transport.handleRequest(req, res);
