@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { closestKey, messageOf, ToolwareError } from "@toolware/core";
 import type { UpstreamConfig } from "@toolware/gateway";
 import { usageError } from "../kit.js";
-import { checkStoreConfig } from "./store.js";
+import { checkStoreConfig, STORE_KEYS } from "./store.js";
 
 /** What `--config FILE` may hold (JSON): more upstreams, and how tools are listed. */
 export interface GatewayFileConfig {
@@ -20,7 +20,7 @@ export interface GatewayFileConfig {
   readonly storePasswordEnv?: string;
 }
 
-const KEYS = ["upstreams", "name", "hideDenied", "separator", "bearerTokenEnv", "store", "storePrefix", "storePasswordEnv"];
+const KEYS = ["upstreams", "name", "hideDenied", "separator", "bearerTokenEnv", ...STORE_KEYS];
 
 /** Reads `--config`: JSON, unknown keys refused with a hint (the upstreams themselves are checked by the gateway). */
 export function readConfig(cwd: string, file: string | undefined): GatewayFileConfig {

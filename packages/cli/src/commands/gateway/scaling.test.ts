@@ -1,8 +1,10 @@
 // Two `toolware gateway` processes over Streamable HTTP in front of the real server-filesystem, sharing one real
 // redis-server: limits and loop-guard windows hold across instances, and a guard that cannot reach Redis refuses.
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -10,7 +12,6 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RedisServer, startRedis } from "../../../../redis/src/test-utils.js";
 
 const repo = realpathSync(new URL("../../../../../", import.meta.url).pathname);
 const loader = new URL("node_modules/tsx/dist/loader.mjs", `file://${repo}/`).href;
@@ -22,6 +23,39 @@ const fsServer = join(
   (fsRequire(fsManifest) as { bin: Record<string, string> }).bin["mcp-server-filesystem"] ?? "",
 );
 const PASSWORD = "s3cret-gateway-pw";
+
+interface RedisServer {
+  readonly port: number;
+  /** SIGKILL, as a crash. */
+  kill(): Promise<void>;
+  /** The same port again, empty. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A throwaway redis-server on a loopback port, keeping nothing on disk. */
+async function startRedis(): Promise<RedisServer> {
+  const probe = createServer().listen(0, "127.0.0.1");
+  await once(probe, "listening");
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((done) => probe.close(done));
+  let server: ChildProcess;
+  const launch = async () => {
+    server = spawn("redis-server", ["--port", `${port}`, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+      stdio: "ignore",
+    });
+    const ping = new Redis({ port, host: "127.0.0.1", retryStrategy: () => 50, maxRetriesPerRequest: null });
+    ping.on("error", () => {});
+    await ping.ping().finally(() => ping.disconnect());
+  };
+  const kill = async () => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    server.kill("SIGKILL");
+    await once(server, "exit");
+  };
+  await launch();
+  return { port, kill, restart: launch, stop: kill };
+}
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), "toolware-gateway-scaling-")));
 mkdirSync(join(work, "files"));

@@ -7,6 +7,8 @@ import { usageError } from "../kit.js";
 export const PASSWORD_ENV = "TOOLWARE_REDIS_PASSWORD";
 /** Keys' prefix when the config names none: instances of one gateway share it. */
 export const DEFAULT_PREFIX = "toolware:gateway:";
+/** The config file's keys about the store. */
+export const STORE_KEYS = ["store", "storePrefix", "storePasswordEnv"];
 const FORMAT = "redis://HOST:PORT[/DB] or rediss://HOST:PORT[/DB]";
 const CONNECT_TIMEOUT_MS = 3000;
 
@@ -25,7 +27,7 @@ export interface GatewayStoreSettings {
  * URL is refused (a command line shows in `ps`, a config file gets shared): it comes from an environment variable.
  */
 export function storeUrl(value: unknown, fail: (problem: string) => Error): URL {
-  if (typeof value !== "string") return fail(`must be ${FORMAT}, got ${typeof value}`) as never;
+  if (typeof value !== "string") throw fail(`must be ${FORMAT}, got ${typeof value}`);
   let url: URL;
   try {
     if (/[\s\p{Cc}]/u.test(value)) throw new Error("blank");
