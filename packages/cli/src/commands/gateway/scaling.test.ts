@@ -10,8 +10,11 @@ import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { defineTool, ToolHooks } from "@toolware/core";
+import { loadPolicy } from "@toolware/policy";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openGatewayStores } from "./store.js";
 
 const repo = realpathSync(new URL("../../../../../", import.meta.url).pathname);
 const loader = new URL("node_modules/tsx/dist/loader.mjs", `file://${repo}/`).href;
@@ -216,4 +219,41 @@ describe("toolware gateway --store: Redis going down", () => {
     await expect.poll(gw.stderr, { timeout: 15_000 }).toContain(`Redis at redis://127.0.0.1:${own.port} is back`);
     await expect.poll(async () => (await read(gw)).isError === true, { timeout: 10_000 }).toBe(false);
   }, 120_000);
+});
+
+describe("openGatewayStores in this process, with the policy and ToolHooks", () => {
+  let own: RedisServer;
+  beforeAll(async () => {
+    own = await startRedis();
+  }, 30_000);
+  afterAll(async () => own?.stop());
+
+  it("serves both --store and the file's URL on one connection each, fails closed while down, says it once", async () => {
+    const lines: string[] = [];
+    const url = `redis://127.0.0.1:${own.port}`;
+    const shared = await openGatewayStores({ url, prefix: unique("inproc") }, (line) => lines.push(line));
+    const file = join(work, "inproc.policy.yaml");
+    writeFileSync(file, limitPolicy(2, `stores: { default: "${url}/0" }\n`));
+    const a = await loadPolicy(file, { ...(shared.stores ? { stores: shared.stores } : {}), connect: shared.connect });
+    const b = await loadPolicy(file, { connect: shared.connect });
+    const search = defineTool({ name: "read_text_file", execute: () => "alpha" });
+    const [ha, hb] = [new ToolHooks(), new ToolHooks()];
+    ha.use(a);
+    hb.use(b);
+    const statuses = [];
+    for (const hooks of [ha, hb, ha]) statuses.push((await hooks.invoke(search, {})).status);
+    expect(statuses).toEqual(["ok", "ok", "blocked"]);
+    await own.kill();
+    const down = await ha.invoke(search, {});
+    expect(down.status).toBe("blocked");
+    expect((await hb.invoke(search, {})).status).toBe("blocked");
+    const said = lines.filter((l) => l.includes("is unavailable"));
+    // One line per connection (the --store URL and the file's /0 URL), not one per refused call.
+    expect(said.length).toBeGreaterThanOrEqual(1);
+    expect(said.length).toBeLessThanOrEqual(2);
+    await own.restart();
+    await expect.poll(() => lines.filter((l) => l.includes("is back")).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => (await hb.invoke(search, {})).status, { timeout: 10_000 }).toBe("ok");
+    await shared.close();
+  }, 60_000);
 });
