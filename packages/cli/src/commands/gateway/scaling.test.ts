@@ -193,6 +193,7 @@ rules:
   }, 120_000);
 });
 
+// One server these tests kill and start again (each leaves it running).
 describe("toolware gateway --store: Redis going down", () => {
   let own: RedisServer;
   beforeAll(async () => {
@@ -219,16 +220,8 @@ describe("toolware gateway --store: Redis going down", () => {
     await expect.poll(gw.stderr, { timeout: 15_000 }).toContain(`Redis at redis://127.0.0.1:${own.port} is back`);
     await expect.poll(async () => (await read(gw)).isError === true, { timeout: 10_000 }).toBe(false);
   }, 120_000);
-});
 
-describe("openGatewayStores in this process, with the policy and ToolHooks", () => {
-  let own: RedisServer;
-  beforeAll(async () => {
-    own = await startRedis();
-  }, 30_000);
-  afterAll(async () => own?.stop());
-
-  it("serves both --store and the file's URL on one connection each, fails closed while down, says it once", async () => {
+  it("in this process, with loadPolicy and ToolHooks: serves both --store and the file's URL on one connection each, fails closed while down, says it once", async () => {
     const lines: string[] = [];
     const url = `redis://127.0.0.1:${own.port}`;
     const shared = await openGatewayStores({ url, prefix: unique("inproc") }, (line) => lines.push(line));
