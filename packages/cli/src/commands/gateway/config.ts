@@ -18,6 +18,7 @@ export interface GatewayFileConfig {
   readonly store?: string;
   readonly storePrefix?: string;
   readonly storePasswordEnv?: string;
+  readonly storeTimeoutMs?: number;
 }
 
 const KEYS = ["upstreams", "name", "hideDenied", "separator", "bearerTokenEnv", ...STORE_KEYS];

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { defineTool, ToolHooks } from "@toolware/core";
 import { loadPolicy } from "@toolware/policy";
 import { Redis } from "ioredis";
@@ -63,6 +63,7 @@ async function startRedis(): Promise<RedisServer> {
 const work = realpathSync(mkdtempSync(join(tmpdir(), "toolware-gateway-scaling-")));
 mkdirSync(join(work, "files"));
 writeFileSync(join(work, "files", "a.txt"), "alpha\n");
+// Generous Redis timeouts: on a loaded test machine a slow answer must not become a refusal.
 let redis: RedisServer;
 const running: ChildProcess[] = [];
 const clients: Client[] = [];
@@ -102,7 +103,13 @@ interface Instance {
 }
 
 /** One gateway process on an ephemeral port, and an SDK client connected to it. */
-async function instance(name: string, policy: string, args: string[], config: object): Promise<Instance> {
+async function instance(
+  name: string,
+  policy: string,
+  args: string[],
+  config: object,
+  answer?: (prompt: string) => string,
+): Promise<Instance> {
   const policyFile = join(work, `${name}.policy.yaml`);
   const configFile = join(work, `${name}.json`);
   writeFileSync(policyFile, policy);
@@ -117,7 +124,16 @@ async function instance(name: string, policy: string, args: string[], config: ob
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
   await expect.poll(() => stderr, { timeout: 45_000, interval: 100 }).toMatch(/listening on http:\/\/\S+\/mcp/);
-  const client = new Client({ name: `scaling-${name}`, version: "1.0.0" });
+  const client = new Client(
+    { name: `scaling-${name}`, version: "1.0.0" },
+    answer === undefined ? {} : { capabilities: { elicitation: {} } },
+  );
+  if (answer !== undefined) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => ({
+      action: "accept",
+      content: { answer: answer(request.params.message) },
+    }));
+  }
   await client.connect(new StreamableHTTPClientTransport(new URL(/listening on (\S+)/.exec(stderr)?.[1] as string)));
   clients.push(client);
   return { client, child, stderr: () => stderr };
@@ -143,7 +159,7 @@ ${store}rules:
 describe("toolware gateway --store: state shared by instances through Redis", () => {
   it("a rate limit is exact across two instances, whichever takes the call after the limit", async () => {
     const url = `redis://127.0.0.1:${redis.port}/0`;
-    const config = { storePrefix: unique("limit") };
+    const config = { storeTimeoutMs: 10_000, storePrefix: unique("limit") };
     const [a, b] = await Promise.all([
       instance("limit-a", limitPolicy(3), ["--store", url], config),
       instance("limit-b", limitPolicy(3), ["--store", url], config),
@@ -169,7 +185,7 @@ rules:
       loop-guard: { maxRepeats: false, maxInWindow: 3, windowMs: 1m, sameInput: true, scope: global, action: block, message: "the same read again: a loop" }
 `;
     const url = `redis://127.0.0.1:${redis.port}`;
-    const config = { storePrefix: unique("loop") };
+    const config = { storeTimeoutMs: 10_000, storePrefix: unique("loop") };
     const [a, b] = await Promise.all([
       instance("loop-a", policy, ["--store", url], config),
       instance("loop-b", policy, ["--store", url], config),
@@ -182,7 +198,7 @@ rules:
 
   it("the policy file's own redis:// store is opened by the gateway (no --store) and shared", async () => {
     const store = `stores: { default: "redis://127.0.0.1:${redis.port}" }\n`;
-    const config = { storePrefix: unique("file") };
+    const config = { storeTimeoutMs: 10_000, storePrefix: unique("file") };
     const [a, b] = await Promise.all([
       instance("file-a", limitPolicy(2, store), [], config),
       instance("file-b", limitPolicy(2, store), [], config),
@@ -190,6 +206,37 @@ rules:
     const results = [await read(a), await read(b), await read(a)];
     expect(results.map((r) => r.isError === true)).toEqual([false, false, true]);
     expect(textOf(results[2] as CallToolResult)).toContain("the shared read limit is reached");
+  }, 120_000);
+
+  it("an approval answered through one instance approves that call only: the same call through the other asks again", async () => {
+    const policy = `version: 1
+default: allow
+rules:
+  - name: approve-reads
+    match: { tools: [read_text_file] }
+    decide: approve
+`;
+    const asked: string[] = [];
+    const config = { storeTimeoutMs: 10_000, storePrefix: unique("approve") };
+    const url = `redis://127.0.0.1:${redis.port}`;
+    const [a, b] = await Promise.all([
+      instance("approve-a", policy, ["--store", url], config, (prompt) => {
+        asked.push(`a: ${prompt}`);
+        return "yes";
+      }),
+      instance("approve-b", policy, ["--store", url], config, (prompt) => {
+        asked.push(`b: ${prompt}`);
+        return "no";
+      }),
+    ]);
+    const approved = await read(a);
+    expect(approved.isError).not.toBe(true);
+    expect(textOf(approved)).toContain("alpha");
+    const again = await read(b);
+    expect(again.isError).toBe(true);
+    expect(textOf(again)).not.toContain("alpha");
+    expect(asked.map((line) => line.slice(0, 2))).toEqual(["a:", "b:"]);
+    expect(asked[1]).toContain("Approve read_text_file");
   }, 120_000);
 });
 
@@ -203,6 +250,7 @@ describe("toolware gateway --store: Redis going down", () => {
 
   it("guards refuse while Redis is down, the gateway stays up and says so, and recovers when Redis is back", async () => {
     const gw = await instance("down", limitPolicy(100), ["--store", `redis://127.0.0.1:${own.port}`], {
+      storeTimeoutMs: 10_000,
       storePrefix: unique("down"),
     });
     expect((await read(gw)).isError).not.toBe(true);
@@ -224,7 +272,9 @@ describe("toolware gateway --store: Redis going down", () => {
   it("in this process, with loadPolicy and ToolHooks: serves both --store and the file's URL on one connection each, fails closed while down, says it once", async () => {
     const lines: string[] = [];
     const url = `redis://127.0.0.1:${own.port}`;
-    const shared = await openGatewayStores({ url, prefix: unique("inproc") }, (line) => lines.push(line));
+    const shared = await openGatewayStores({ url, timeoutMs: 10_000, prefix: unique("inproc") }, (line) =>
+      lines.push(line),
+    );
     const file = join(work, "inproc.policy.yaml");
     writeFileSync(file, limitPolicy(2, `stores: { default: "${url}/0" }\n`));
     const a = await loadPolicy(file, { ...(shared.stores ? { stores: shared.stores } : {}), connect: shared.connect });

@@ -20,6 +20,8 @@ export function shownUrl(url: URL): string {
 export interface ConnectSettings {
   readonly password: string | undefined;
   readonly prefix: string;
+  readonly connectTimeoutMs: number;
+  /** How long one guard's decision waits for Redis. */
   readonly timeoutMs: number;
   readonly say: (line: string) => void;
 }
@@ -39,7 +41,7 @@ export async function connectStores(
     // A command never waits in a queue for a connection that is down: it fails at once, and the guard refuses.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    connectTimeout: settings.timeoutMs,
+    connectTimeout: settings.connectTimeoutMs,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     ...(url.password === "" && settings.password !== undefined ? { password: settings.password } : {}),
   });
@@ -68,7 +70,7 @@ export async function connectStores(
   }
   const onFallback = (event: RedisFallbackEvent) =>
     outage(`${event.store} ${event.operation}: ${messageOf(event.error)}`);
-  const base = { client, prefix: settings.prefix, onFallback };
+  const base = { client, prefix: settings.prefix, timeoutMs: settings.timeoutMs, onFallback };
   const stores: PolicyStoresOption = {
     rateLimit: redisRateLimitStore({ ...base, failure: "fail-closed" }),
     loopGuard: redisLoopGuardStore({ ...base, failure: "fail-closed" }),

@@ -75,11 +75,12 @@ describe("the store URL", () => {
   });
 
   it("the flag wins over the config's store", () => {
-    const config = { store: "redis://a:1", storePrefix: "p:", storePasswordEnv: "PW" };
+    const config = { store: "redis://a:1", storePrefix: "p:", storePasswordEnv: "PW", storeTimeoutMs: 900 };
     expect(storeSettings(flagUrl("redis://b:2"), config)).toEqual({
       url: "redis://b:2",
       prefix: "p:",
       passwordEnv: "PW",
+      timeoutMs: 900,
     });
     expect(storeSettings(undefined, config).url).toBe("redis://a:1");
     expect(storeSettings(undefined, {})).toEqual({});
@@ -104,6 +105,9 @@ describe("toolware gateway --store at start", () => {
       [{ storePrefix: "a{b}" }, '"storePrefix" must be 1 to 100 characters'],
       [{ storePrefix: "" }, '"storePrefix" must be 1 to 100 characters'],
       [{ storePasswordEnv: "1 NOT A NAME" }, '"storePasswordEnv" must name a variable'],
+      [{ storeTimeoutMs: 0 }, '"storeTimeoutMs" must be a whole number of milliseconds from 1 to 60000'],
+      [{ storeTimeoutMs: 1.5 }, '"storeTimeoutMs" must be a whole number'],
+      [{ storeTimeoutMs: "500" }, '"storeTimeoutMs" must be a whole number'],
       [{ stor: "redis://127.0.0.1:6379" }, 'did you mean "store"?'],
     ];
     for (const [config, problem] of cases) {

@@ -9,7 +9,7 @@ export const PASSWORD_ENV = ["TOOLWARE", "REDIS", "PASSWORD"].join("_");
 /** Keys' prefix when the config names none: instances of one gateway share it. */
 export const DEFAULT_PREFIX = "toolware:gateway:";
 /** The config file's keys about the store. */
-export const STORE_KEYS = ["store", "storePrefix", "storePasswordEnv"];
+export const STORE_KEYS = ["store", "storePrefix", "storePasswordEnv", "storeTimeoutMs"];
 const FORMAT = "redis://HOST:PORT[/DB] or rediss://HOST:PORT[/DB]";
 const CONNECT_TIMEOUT_MS = 3000;
 
@@ -21,6 +21,8 @@ export interface GatewayStoreSettings {
   readonly prefix?: string;
   /** `storePasswordEnv` of the config: the variable holding the password. Default {@link PASSWORD_ENV}. */
   readonly passwordEnv?: string;
+  /** `storeTimeoutMs` of the config: how long a guard waits for Redis before it refuses. Default 500. */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -56,7 +58,7 @@ const configError = (message: string) => new ToolwareError("TOOLWARE_GATEWAY_CON
 
 /** Checks the config's `store`, `storePrefix` and `storePasswordEnv` (exit 1, like every config problem). */
 export function checkStoreConfig(file: string, config: Readonly<Record<string, unknown>>): GatewayStoreSettings {
-  const { store, storePrefix, storePasswordEnv } = config;
+  const { store, storePrefix, storePasswordEnv, storeTimeoutMs } = config;
   if (store !== undefined) storeUrl(store, (p) => configError(`${file}: "store" ${p}`));
   if (storePrefix !== undefined && (typeof storePrefix !== "string" || !/^[^{}\s]{1,100}$/.test(storePrefix))) {
     throw configError(`${file}: "storePrefix" must be 1 to 100 characters without braces or spaces`);
@@ -65,23 +67,34 @@ export function checkStoreConfig(file: string, config: Readonly<Record<string, u
   if (env !== undefined && (typeof env !== "string" || !/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(env))) {
     throw configError(`${file}: "storePasswordEnv" must name a variable`);
   }
+  const ms = storeTimeoutMs;
+  if (ms !== undefined && !(typeof ms === "number" && Number.isInteger(ms) && ms >= 1 && ms <= 60_000)) {
+    throw configError(`${file}: "storeTimeoutMs" must be a whole number of milliseconds from 1 to 60000`);
+  }
   return {
     ...(store === undefined ? {} : { url: store as string }),
     ...(storePrefix === undefined ? {} : { prefix: storePrefix as string }),
     ...(env === undefined ? {} : { passwordEnv: env as string }),
+    ...(ms === undefined ? {} : { timeoutMs: ms }),
   };
 }
 
 /** The settings of `--store` (already checked) and of the config: the flag's URL wins over the config's. */
 export function storeSettings(
   flag: URL | undefined,
-  config: { readonly store?: string; readonly storePrefix?: string; readonly storePasswordEnv?: string },
+  config: {
+    readonly store?: string;
+    readonly storePrefix?: string;
+    readonly storePasswordEnv?: string;
+    readonly storeTimeoutMs?: number;
+  },
 ): GatewayStoreSettings {
   const url = flag?.href ?? config.store;
   return {
     ...(url === undefined ? {} : { url }),
     ...(config.storePrefix === undefined ? {} : { prefix: config.storePrefix }),
     ...(config.storePasswordEnv === undefined ? {} : { passwordEnv: config.storePasswordEnv }),
+    ...(config.storeTimeoutMs === undefined ? {} : { timeoutMs: config.storeTimeoutMs }),
   };
 }
 
@@ -111,7 +124,13 @@ export async function openGatewayStores(
     if (known === undefined) {
       // Loaded only when a Redis URL is used: a gateway without one never loads ioredis.
       known = import("./store-connect.js").then(({ connectStores }) =>
-        connectStores(url, { password, prefix, say, timeoutMs: CONNECT_TIMEOUT_MS }),
+        connectStores(url, {
+          password,
+          prefix,
+          say,
+          connectTimeoutMs: CONNECT_TIMEOUT_MS,
+          timeoutMs: settings.timeoutMs ?? 500,
+        }),
       );
       clients.set(url.href, known);
       // A failed connection is tried again at the policy's next load, not remembered.
