@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { closestKey, messageOf, ToolwareError } from "@toolware/core";
 import type { UpstreamConfig } from "@toolware/gateway";
 import { usageError } from "../kit.js";
+import { checkStoreConfig, STORE_KEYS } from "./store.js";
 
 /** What `--config FILE` may hold (JSON): more upstreams, and how tools are listed. */
 export interface GatewayFileConfig {
@@ -13,9 +14,14 @@ export interface GatewayFileConfig {
   readonly separator?: string;
   /** The environment variable holding the bearer token clients of `--listen` must send. */
   readonly bearerTokenEnv?: string;
+  /** A Redis URL the instances share (`--store` wins); `storePrefix`, `storePasswordEnv`: see store.ts. */
+  readonly store?: string;
+  readonly storePrefix?: string;
+  readonly storePasswordEnv?: string;
+  readonly storeTimeoutMs?: number;
 }
 
-const KEYS = ["upstreams", "name", "hideDenied", "separator", "bearerTokenEnv"];
+const KEYS = ["upstreams", "name", "hideDenied", "separator", "bearerTokenEnv", ...STORE_KEYS];
 
 /** Reads `--config`: JSON, unknown keys refused with a hint (the upstreams themselves are checked by the gateway). */
 export function readConfig(cwd: string, file: string | undefined): GatewayFileConfig {
@@ -47,6 +53,7 @@ export function readConfig(cwd: string, file: string | undefined): GatewayFileCo
   if (env !== undefined && (typeof env !== "string" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(env))) {
     throw new ToolwareError("TOOLWARE_GATEWAY_CONFIG", `gateway: ${file}: "bearerTokenEnv" must name a variable`);
   }
+  checkStoreConfig(file, config as Readonly<Record<string, unknown>>);
   return config;
 }
 

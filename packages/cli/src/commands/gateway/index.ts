@@ -5,6 +5,7 @@ import { createGateway, type GatewayEvent, gatewayCall, gatewayElicitation } fro
 import { formatIssue, type PolicyEvent, PolicyLoadError, watchPolicy } from "@toolware/policy";
 import { defineCommand, EXIT, usageError } from "../kit.js";
 import { listenAddress, readConfig } from "./config.js";
+import { flagUrl, openGatewayStores, storeSettings } from "./store.js";
 
 function reloadProblem(event: PolicyEvent, policyFile: string): string | undefined {
   if (event.type !== "reload-error") return undefined;
@@ -41,11 +42,17 @@ export const gateway = defineCommand({
     },
     shadow: { type: "boolean", description: "decide and report every call, block nothing (a policy rollout)" },
     config: { type: "string", value: "FILE", description: "a JSON file: more upstreams, name, hideDenied, …" },
+    store: {
+      type: "string",
+      value: "URL",
+      description: "redis://HOST:PORT[/DB]: rate limits, loop guards, circuits, caches shared with other instances",
+    },
   },
   failure: "the policy or the config cannot be read, or an upstream cannot be started",
   async run({ positionals, options }, io) {
     if (options.policy === undefined) throw usageError("--policy FILE is required");
     const listen = options.listen === undefined ? undefined : listenAddress(options.listen);
+    const storeFlag = options.store === undefined ? undefined : flagUrl(options.store);
     const config = readConfig(io.cwd, options.config);
     const token = config.bearerTokenEnv === undefined ? undefined : process.env[config.bearerTokenEnv];
     if (config.bearerTokenEnv !== undefined && (token === undefined || token === "")) {
@@ -53,7 +60,10 @@ export const gateway = defineCommand({
     }
     const policyFile = resolve(io.cwd, options.policy);
     const [command, ...args] = positionals as [string, ...string[]];
+    const shared = await openGatewayStores(storeSettings(storeFlag, config), io.err);
     const policy = await watchPolicy(policyFile, {
+      ...(shared.stores === undefined ? {} : { stores: shared.stores }),
+      connect: shared.connect,
       ...(options.shadow ? { mode: "shadow" as const } : {}),
       caller: (ctx) => gatewayCall(ctx)?.client?.name,
       onEvent: (event) => {
@@ -63,6 +73,9 @@ export const gateway = defineCommand({
         if (event.type === "shadow")
           io.err(`toolware gateway: shadow ${event.effect} ${event.toolName} (rule ${event.rule})\n`);
       },
+    }).catch(async (error: unknown) => {
+      await shared.close();
+      throw error;
     });
     const hooks = new ToolHooks({ humanInput: gatewayElicitation() });
     hooks.use(policy);
@@ -110,6 +123,7 @@ export const gateway = defineCommand({
       off();
       process.off("SIGHUP", onHup);
       policy.close();
+      await shared.close();
     }
   },
 });
