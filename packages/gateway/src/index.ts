@@ -14,3 +14,10 @@ export type {
   UpstreamConfig,
 } from "./contract.js";
 export { createGateway } from "./gateway.js";
+export {
+  GATEWAY_ATTR,
+  type GatewayLogFields,
+  type GatewayLogger,
+  gatewayLog,
+  gatewaySpanAttributes,
+} from "./observe.js";
