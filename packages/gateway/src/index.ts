@@ -18,6 +18,7 @@ export {
   GATEWAY_ATTR,
   type GatewayLogFields,
   type GatewayLogger,
+  gatewayAuditContext,
   gatewayLog,
   gatewaySpanAttributes,
 } from "./observe.js";

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -12,7 +12,14 @@ import { type WatchedPolicyPack, watchPolicy } from "@toolware/policy";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFeatureServer } from "./e2e/upstream-fixture.js";
-import { createGateway, GATEWAY_ATTR, type Gateway, gatewayLog, gatewaySpanAttributes } from "./index.js";
+import {
+  createGateway,
+  GATEWAY_ATTR,
+  type Gateway,
+  gatewayAuditContext,
+  gatewayLog,
+  gatewaySpanAttributes,
+} from "./index.js";
 
 const policyText = (extra = "") => `version: 1
 name: observed
@@ -26,6 +33,9 @@ rules:
     match: { tools: [echo], when: 'args.text == "LOUD"' }
     decide: deny
     reason: no shouting
+  - name: audit-all
+    packs:
+      audit: { file: ./audit.jsonl, durability: write }
 ${extra}`;
 
 function pinoRecords() {
@@ -63,7 +73,11 @@ describe("a gateway's calls traced with otelTracing and logged with pino", () =>
     upstream = await startFeatureServer();
     const log = gatewayLog(logger);
     // The test reloads by itself: the watcher's own reloads would number the versions differently.
-    policy = await watchPolicy(policyFile, { debounceMs: 60_000, onEvent: log });
+    policy = await watchPolicy(policyFile, {
+      debounceMs: 60_000,
+      onEvent: log,
+      auditContext: gatewayAuditContext,
+    });
     const hooks = new ToolHooks();
     hooks.use(otelTracing({ tracer: provider.getTracer("gw-test"), attributes: gatewaySpanAttributes }));
     hooks.use(policy);
@@ -113,6 +127,27 @@ describe("a gateway's calls traced with otelTracing and logged with pino", () =>
     expect(denied?.status.code).toBe(SpanStatusCode.ERROR);
   });
 
+  it("writes each call's audit line with the deciding rule, the client, the upstream and the session", () => {
+    const lines = readFileSync(join(dir, "audit.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { tool: string; status: string; context?: Record<string, unknown> });
+    const who = { client: "observer", clientVersion: "3.1.0", upstream: "feat", exposedName: "echo" };
+    expect(lines).toEqual([
+      expect.objectContaining({
+        tool: "echo",
+        status: "ok",
+        context: expect.objectContaining({ rule: "echo-ok", effect: "allow", policyVersion: 1, ...who }),
+      }),
+      expect.objectContaining({
+        tool: "echo",
+        status: "blocked",
+        context: expect.objectContaining({ rule: "no-shouting", effect: "deny", ...who }),
+      }),
+    ]);
+    expect(lines[0]?.context?.session).toMatch(/^stdio-/);
+  });
+
   it("logs every event as one pino record: session, calls, a refused name, a reload and a refused edit's lines", async () => {
     await client.callTool({ name: "no_such_tool", arguments: {} });
     writeFileSync(policyFile, policyText("  - name: broken\n    decide: maybe\n"));
@@ -134,7 +169,7 @@ describe("a gateway's calls traced with otelTracing and logged with pino", () =>
     const [failed] = of("policy-reload-error");
     expect(failed).toMatchObject({ level: 50, version: 2, error: { code: "TOOLWARE_POLICY_INVALID" } });
     expect(failed?.problems).toEqual([
-      expect.objectContaining({ file: policyFile, line: 14, problem: expect.stringMatching(/decide/) }),
+      expect.objectContaining({ file: policyFile, line: 17, problem: expect.stringMatching(/decide/) }),
     ]);
     expect(of("policy-reload")).toEqual([expect.objectContaining({ level: 30, version: 3, added: ["slow-ok"] })]);
   });

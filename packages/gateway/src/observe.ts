@@ -149,3 +149,25 @@ export function gatewayLog(logger: GatewayLogger): (event: GatewayEvent | Policy
     }
   };
 }
+
+/**
+ * The gateway's part of an audit line's `context`, for `watchPolicy(file, { auditContext: gatewayAuditContext })`:
+ * the client's name and version, the upstream, the name the client called and the session (the policy adds the
+ * deciding rule itself). Empty outside a gateway call.
+ *
+ * @example
+ * ```ts
+ * const policy = await watchPolicy("toolware.policy.yaml", { auditContext: gatewayAuditContext });
+ * // {"tool":"read_text_file",…,"context":{"rule":"reads","effect":"allow","policyVersion":1,"client":"claude-ai",…}}
+ * ```
+ */
+export function gatewayAuditContext(ctx: ToolCallHookContext): Record<string, string> {
+  const call = gatewayCall(ctx);
+  if (call === undefined) return {};
+  const out: Record<string, string> = { upstream: call.upstream, exposedName: call.exposedName, session: call.session };
+  if (call.client !== undefined) {
+    out.client = call.client.name;
+    out.clientVersion = call.client.version;
+  }
+  return out;
+}

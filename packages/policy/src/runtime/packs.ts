@@ -1,7 +1,7 @@
 import { dirname, isAbsolute, resolve } from "node:path";
-import type { Pack } from "@toolware/core";
+import type { Pack, ToolCallHookContext } from "@toolware/core";
 import { messageOf } from "@toolware/core";
-import { audit } from "@toolware/packs/audit";
+import { type AuditContext, audit } from "@toolware/packs/audit";
 import { cache } from "@toolware/packs/cache";
 import { circuitBreaker } from "@toolware/packs/circuit-breaker";
 import { loopGuard } from "@toolware/packs/loop-guard";
@@ -196,7 +196,14 @@ function make(
         typeof target === "string" && !isAbsolute(target) && file !== "<inline>"
           ? { ...o, file: resolve(dirname(file), target) }
           : o;
-      return [audit(placed as unknown as Opt<typeof audit>)];
+      const more = stores.auditContext;
+      // Every line names what the policy decided for the call: the deciding rule, as the gateway issue asks.
+      const context = (ctx: ToolCallHookContext): AuditContext => {
+        const d = ctx.state.policy;
+        const base = d === undefined ? {} : { rule: d.rule, effect: d.effect, policyVersion: d.version };
+        return { ...base, ...more?.(ctx) };
+      };
+      return [audit({ ...placed, context } as unknown as Opt<typeof audit>)];
     }
   }
 }

@@ -5,7 +5,7 @@ import { createGateway, type GatewayEvent, gatewayCall, gatewayElicitation } fro
 import { formatIssue, type PolicyEvent, PolicyLoadError, watchPolicy } from "@toolware/policy";
 import { defineCommand, EXIT, usageError } from "../kit.js";
 import { listenAddress, readConfig } from "./config.js";
-import { jsonLogFor } from "./log.js";
+import { gatewayAuditContext, jsonLogFor } from "./log.js";
 
 function reloadProblem(event: PolicyEvent, policyFile: string): string | undefined {
   if (event.type !== "reload-error") return undefined;
@@ -63,6 +63,7 @@ export const gateway = defineCommand({
     const policy = await watchPolicy(policyFile, {
       ...(options.shadow ? { mode: "shadow" as const } : {}),
       caller: (ctx) => gatewayCall(ctx)?.client?.name,
+      auditContext: gatewayAuditContext,
       onEvent: (event) => {
         if (json !== undefined) return json.event(event);
         const problem = reloadProblem(event, options.policy as string);

@@ -2,8 +2,9 @@ import { closestKey } from "@toolware/core";
 import { type GatewayEvent, gatewayLog } from "@toolware/gateway";
 import type { PolicyEvent } from "@toolware/policy";
 import pino from "pino";
-import type { CommandIO } from "../../command.js";
-import { usageError } from "../kit.js";
+import { type CommandIO, usageError } from "../kit.js";
+
+export { gatewayAuditContext } from "@toolware/gateway";
 
 const FORMATS = ["text", "json"] as const;
 
