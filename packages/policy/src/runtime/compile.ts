@@ -121,6 +121,7 @@ export async function compilePolicy(loaded: LoadedDocument, c: CompileContext): 
     ...storesOf(c.options.stores),
     urls: await connectAll(loaded, c.options),
     auditContext: c.options.auditContext,
+    caller: c.options.caller,
   };
   const rules: RuntimeRule[] = [];
   const gates = new Map<number, BeforeToolCallHookType>();

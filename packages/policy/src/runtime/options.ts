@@ -59,6 +59,8 @@ export interface PolicyStores {
   readonly cache?: () => NonNullable<CacheOptions["store"]>;
   readonly loopGuard?: () => LoopGuardStore;
   readonly circuitBreaker?: () => CircuitStore;
+  /** The `caller` option, for the rate limits the file keys by caller. */
+  readonly caller?: LoadPolicyOptions["caller"];
   /** The `auditContext` option, for the audit packs the file attaches. */
   readonly auditContext?: LoadPolicyOptions["auditContext"];
 }

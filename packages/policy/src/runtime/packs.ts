@@ -99,6 +99,18 @@ export function urlsNamed(packs: PacksDoc, fileDefault: string | undefined, at: 
   return out;
 }
 
+// Counted per caller (a gateway's client): what the `caller` option answers, `caller:` alone for no answer. A throw
+// fails the call, as the pack's own key functions do; without the option every call is the same (unknown) caller.
+function callerKey(
+  key: "caller" | "tool+caller",
+  caller: PolicyStores["caller"],
+): (ctx: ToolCallHookContext) => string {
+  return key === "caller"
+    ? (ctx) => `caller:${caller?.(ctx) ?? ""}`
+    : // A tuple, so no tool name and caller put together can read as another pair.
+      (ctx) => `tool+caller:${JSON.stringify([ctx.toolName, caller?.(ctx) ?? ""])}`;
+}
+
 function withStore(options: Data, store: unknown): Data {
   const { store: _ref, ...rest } = options;
   return store === undefined ? rest : { ...rest, store };
@@ -156,12 +168,14 @@ function make(
       return [redact(o as Opt<typeof redact>)];
     case "validate":
       return validatePacks(o);
-    case "rate-limit":
+    case "rate-limit": {
+      const keyed = o.key === "caller" || o.key === "tool+caller" ? { ...o, key: callerKey(o.key, stores.caller) } : o;
       return [
         rateLimit(
-          withStore(o, storeFor("rate-limit", o.store, fileDefault, stores)) as unknown as Opt<typeof rateLimit>,
+          withStore(keyed, storeFor("rate-limit", o.store, fileDefault, stores)) as unknown as Opt<typeof rateLimit>,
         ),
       ];
+    }
     case "cache":
       // The rule's match already chose the calls: within them, every tool's results may be reused.
       return [
