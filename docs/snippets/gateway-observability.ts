@@ -27,3 +27,4 @@ const gateway = createGateway({
   policy,
   onEvent: log, // sessions, calls, refused names, upstream errors, draining
 });
+await gateway.start();
