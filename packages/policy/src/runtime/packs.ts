@@ -111,6 +111,11 @@ function callerKey(
       (ctx) => `tool+caller:${JSON.stringify([ctx.toolName, caller?.(ctx) ?? ""])}`;
 }
 
+/** A file's rate-limit options as the pack takes them: a `caller` key becomes its key function. @internal */
+export function rateLimitOptions(o: Data, caller: PolicyStores["caller"]): Data {
+  return o.key === "caller" || o.key === "tool+caller" ? { ...o, key: callerKey(o.key, caller) } : o;
+}
+
 function withStore(options: Data, store: unknown): Data {
   const { store: _ref, ...rest } = options;
   return store === undefined ? rest : { ...rest, store };
@@ -169,7 +174,7 @@ function make(
     case "validate":
       return validatePacks(o);
     case "rate-limit": {
-      const keyed = o.key === "caller" || o.key === "tool+caller" ? { ...o, key: callerKey(o.key, stores.caller) } : o;
+      const keyed = rateLimitOptions(o, stores.caller);
       return [
         rateLimit(
           withStore(keyed, storeFor("rate-limit", o.store, fileDefault, stores)) as unknown as Opt<typeof rateLimit>,
