@@ -189,10 +189,20 @@ describe("gatewayLog", () => {
     log({ type: "upstream-closed", upstream: "fs" });
     log({ type: "draining", inFlight: 2 });
     log({ type: "decision", toolName: "t", callId: "c", decision: {} as never });
+    log({ type: "reload-error", version: 4, error: new Error("EACCES: policy file") });
+    log({ type: "shadow", toolName: "wipe", callId: "c2", rule: "no-wipes", effect: "deny", reason: "no" });
+    log({ type: "session-closed", session: "http-1" });
     expect(records()).toEqual([
       expect.objectContaining({ level: 50, event: "upstream-error", upstream: "fs", error: { message: "EPIPE" } }),
       expect.objectContaining({ level: 40, event: "upstream-closed", msg: "upstream fs closed" }),
       expect.objectContaining({ level: 30, event: "draining", inFlight: 2 }),
+      expect.objectContaining({
+        level: 50,
+        event: "policy-reload-error",
+        problems: [{ problem: "EACCES: policy file" }],
+      }),
+      expect.objectContaining({ level: 40, event: "policy-shadow", rule: "no-wipes", toolName: "wipe" }),
+      expect.objectContaining({ level: 30, event: "session-closed", session: "http-1", msg: "session closed" }),
     ]);
     expect(JSON.stringify(records())).not.toContain("secret");
     const boom = () => {
