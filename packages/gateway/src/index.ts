@@ -14,3 +14,11 @@ export type {
   UpstreamConfig,
 } from "./contract.js";
 export { createGateway } from "./gateway.js";
+export {
+  GATEWAY_ATTR,
+  type GatewayLogFields,
+  type GatewayLogger,
+  gatewayAuditContext,
+  gatewayLog,
+  gatewaySpanAttributes,
+} from "./observe.js";

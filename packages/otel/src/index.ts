@@ -52,6 +52,7 @@ export function otelTracing(options: OtelTracingOptions = {}): OtelTracingPack {
   const tracer: Tracer = resolved.tracer ?? trace.getTracer(INSTRUMENTATION_NAME, INSTRUMENTATION_VERSION);
   const capture = { arguments: resolved.captureArguments, result: resolved.captureResult };
   const callIdOf = resolved.callId;
+  const more = resolved.attributes;
 
   async function otel(ctx: ToolCallHookContext, next: Next): Promise<void> {
     const own = callIdOf?.(ctx);
@@ -71,8 +72,17 @@ export function otelTracing(options: OtelTracingOptions = {}): OtelTracingPack {
       // Only a "throw"-policy hook makes next() reject; it goes on to reject invoke.
       fatal = { error };
     }
+    let extraFailure: { error: unknown } | undefined;
     try {
       if (span.isRecording()) {
+        if (more !== undefined) {
+          try {
+            const extra = more(ctx);
+            if (extra !== undefined) span.setAttributes(extra);
+          } catch (error) {
+            extraFailure = { error };
+          }
+        }
         if (fatal === undefined) recordEnd(span, ctx, from, scrub, capture);
         else recordError(span, fatal.error, scrub);
       }
@@ -86,6 +96,18 @@ export function otelTracing(options: OtelTracingOptions = {}): OtelTracingPack {
         new ToolwareError("TOOLWARE_REDACT_FAILED", `otel: redact failed: ${messageOf(scrub.failure)}`, {
           cause: scrub.failure,
         }),
+      );
+    }
+    if (extraFailure !== undefined) {
+      ctx.reportError(
+        "otel.attributes",
+        new ToolwareError(
+          "TOOLWARE_OTEL_ATTRIBUTES_FAILED",
+          `otel: attributes failed: ${messageOf(extraFailure.error)}`,
+          {
+            cause: extraFailure.error,
+          },
+        ),
       );
     }
     if (fatal !== undefined) throw fatal.error;

@@ -1,4 +1,4 @@
-import type { Tracer } from "@opentelemetry/api";
+import type { Attributes, Tracer } from "@opentelemetry/api";
 import { type AgentFilter, type ToolCallHookContext, type ToolFilter, ToolwareTypeError } from "@toolware/core";
 
 /** Options of {@link otelTracing}. */
@@ -20,6 +20,12 @@ export interface OtelTracingOptions {
    */
   callId?: (ctx: ToolCallHookContext) => string | undefined;
   /**
+   * More attributes of the call's span, read when the call ends (after every hook inside decided), so they can
+   * name what those hooks decided (the gateway's `gatewaySpanAttributes` adds the session, upstream, client and the
+   * policy's deciding rule). A throw is reported through `onListenerError`; the span and the call go on without them.
+   */
+  attributes?: (ctx: ToolCallHookContext) => Attributes | undefined;
+  /**
    * Chain position. Default 1200: outside the other packs (analytics at 1000, audit at 1100), so the span
    * covers every hook and shows each one's decision.
    */
@@ -35,6 +41,7 @@ export interface ResolvedOptions {
   readonly captureResult: boolean;
   readonly redact: ((text: string) => string) | undefined;
   readonly callId: ((ctx: ToolCallHookContext) => string | undefined) | undefined;
+  readonly attributes: ((ctx: ToolCallHookContext) => Attributes | undefined) | undefined;
 }
 
 const PREFIX = "toolware/otel";
@@ -44,6 +51,7 @@ const OPTION_KEYS = new Set([
   "captureResult",
   "redact",
   "callId",
+  "attributes",
   "priority",
   "tools",
   "agents",
@@ -82,7 +90,7 @@ export function resolveOptions(options: OtelTracingOptions): ResolvedOptions {
       );
     }
   }
-  const { tracer, redact, callId, priority } = options;
+  const { tracer, redact, callId, attributes, priority } = options;
   if (tracer !== undefined && !isTracer(tracer)) {
     throw new ToolwareTypeError(
       "TOOLWARE_INVALID_OPTION",
@@ -94,6 +102,12 @@ export function resolveOptions(options: OtelTracingOptions): ResolvedOptions {
   }
   if (callId !== undefined && typeof callId !== "function") {
     throw new ToolwareTypeError("TOOLWARE_INVALID_OPTION", `${PREFIX}: \`callId\` must be a function (ctx) => string`);
+  }
+  if (attributes !== undefined && typeof attributes !== "function") {
+    throw new ToolwareTypeError(
+      "TOOLWARE_INVALID_OPTION",
+      `${PREFIX}: \`attributes\` must be a function (ctx) => attributes`,
+    );
   }
   if (priority !== undefined && !Number.isFinite(priority)) {
     throw new ToolwareTypeError(
@@ -110,5 +124,5 @@ export function resolveOptions(options: OtelTracingOptions): ResolvedOptions {
       `${PREFIX}: \`${what}\` needs \`redact\`, so that no secret reaches a trace by default; pass (text) => text to record them unchanged`,
     );
   }
-  return { tracer, captureArguments, captureResult, redact, callId };
+  return { tracer, captureArguments, captureResult, redact, callId, attributes };
 }

@@ -9,7 +9,7 @@ import { AuditWriter } from "./writer.js";
 export type { HookDecision } from "../internal/decisions.js";
 export type { ToolSelector } from "../internal/tool-selector.js";
 export { formatAuditSummary } from "./format.js";
-export type { AuditOptions } from "./options.js";
+export type { AuditContext, AuditOptions } from "./options.js";
 export {
   type AuditFileReport,
   type AuditSummary,
@@ -73,6 +73,7 @@ export function audit(options: AuditOptions): AuditPack {
     resolved.redact ?? ((value) => redactValue(value)),
     resolved.maxInput,
     resolved.maxResult,
+    resolved.context,
   );
   const clock = resolved.now;
   const id = Symbol("audit");
@@ -87,6 +88,7 @@ export function audit(options: AuditOptions): AuditPack {
     const endedAt = usable(clock());
     const startedAt = ctx.state.auditStartedAt?.[id];
     writer.append(builder.line(ctx, startedAt === undefined ? endedAt : usable(startedAt), endedAt));
+    if (builder.contextFailure !== undefined) ctx.reportError("audit.context", builder.contextFailure);
     if (builder.failure !== undefined) {
       // The line holds placeholders, never the text: the failure is reported without changing the call.
       const cause = builder.failure;

@@ -1,9 +1,12 @@
 import { resolve } from "node:path";
-import type { AgentFilter, ToolwareTypeError } from "@toolware/core";
+import type { AgentFilter, ToolCallHookContext, ToolwareTypeError } from "@toolware/core";
 import { packTypeError, shown } from "../internal/errors.js";
 import { checkFunction, checkKeys, checkOptionsObject, checkPriority, ownOptions } from "../internal/options.js";
 import type { ToolSelector } from "../internal/tool-selector.js";
 import type { AuditDurability } from "./writer.js";
+
+/** What `context` adds to a line: who made the call and what decided it (strings are redacted and cut). */
+export type AuditContext = Readonly<Record<string, string | number | boolean | undefined>>;
 
 /** Options of {@link audit}. */
 export interface AuditOptions {
@@ -31,6 +34,12 @@ export interface AuditOptions {
    * never acts on a call the trail does not hold; `"continue"` lets the call through and reports `hook:error`.
    */
   onError?: "block" | "continue";
+  /**
+   * More about each call, written as the line's `context` (read when the call ends): the policy's deciding rule, the
+   * gateway's client and upstream, your own request id. Strings pass through `redact` and are cut to `maxResult`;
+   * `undefined` values are left out. A throw is reported through `onListenerError` and the line is written without it.
+   */
+  context?: (ctx: ToolCallHookContext) => AuditContext | undefined;
   /** Wall clock in milliseconds since the epoch. Default `performance.timeOrigin + performance.now()`. */
   now?: () => number;
   /** Chain position. Default 1100: outside analytics (1000) and the guards, inside the otel span (1200). */
@@ -49,6 +58,7 @@ export interface ResolvedAuditOptions {
   readonly maxResult: number;
   readonly onError: "block" | "continue";
   readonly now: () => number;
+  readonly context: ((ctx: ToolCallHookContext) => AuditContext | undefined) | undefined;
 }
 
 const PREFIX = "toolware/audit";
@@ -61,6 +71,7 @@ const OPTION_KEYS = [
   "maxResult",
   "onError",
   "now",
+  "context",
   "priority",
   "tools",
   "agents",
@@ -100,6 +111,7 @@ export function resolveAuditOptions(options: AuditOptions): ResolvedAuditOptions
     throw invalid(`\`onError\` must be "block" or "continue", got ${shown(onError)}`);
   }
   checkFunction(now, "now", PREFIX, " () => milliseconds");
+  checkFunction(options.context, "context", PREFIX, " (ctx) => ({ key: value })");
   checkPriority(options.priority, PREFIX);
   return {
     file: resolve(file),
@@ -110,5 +122,6 @@ export function resolveAuditOptions(options: AuditOptions): ResolvedAuditOptions
     maxResult: positiveInteger(options.maxResult, "maxResult", 1000),
     onError,
     now: now ?? defaultNow,
+    context: options.context,
   };
 }

@@ -1,6 +1,7 @@
 import { type CallStatus, messageOf, type ToolCallHookContext, ToolwareError, toolwareCode } from "@toolware/core";
 import { type HookDecision, hookDecisions } from "../internal/decisions.js";
 import { truncate } from "../internal/truncate.js";
+import type { AuditContext } from "./options.js";
 
 /** One line of the audit trail. */
 export interface AuditRecord {
@@ -33,6 +34,8 @@ export interface AuditRecord {
   readonly durationMs: number;
   /** Every decision of the hooks inside the pack, in trace order. */
   readonly hooks: readonly HookDecision[];
+  /** What the `context` option added (the deciding rule, the client, …), when it added anything. */
+  readonly context?: Readonly<Record<string, string | number | boolean>>;
   /** Present (true) when the redaction function failed: the fields it failed on read `[redaction failed]`. */
   readonly redactionFailed?: true;
 }
@@ -66,9 +69,18 @@ export class RecordBuilder {
   readonly #maxResult: number;
   /** What the redaction function threw (or returned instead of a string) during the last `line`. */
   failure: unknown = undefined;
+  /** What the context function threw during the last `line`. */
+  contextFailure: unknown = undefined;
+  readonly #context: ((ctx: ToolCallHookContext) => AuditContext | undefined) | undefined;
   #failed = false;
 
-  constructor(redact: (value: unknown) => unknown, maxInput: number, maxResult: number) {
+  constructor(
+    redact: (value: unknown) => unknown,
+    maxInput: number,
+    maxResult: number,
+    context?: (ctx: ToolCallHookContext) => AuditContext | undefined,
+  ) {
+    this.#context = context;
     this.#redact = redact;
     this.#maxInput = maxInput;
     this.#maxResult = maxResult;
@@ -106,6 +118,25 @@ export class RecordBuilder {
     return json.length > this.#maxInput ? JSON.stringify(truncate(json, this.#maxInput)) : json;
   }
 
+  // Only own string, number and boolean values are kept: the line stays flat, whatever the function returned.
+  #contextOf(ctx: ToolCallHookContext): { context?: Record<string, string | number | boolean> } {
+    if (this.#context === undefined) return {};
+    let given: unknown;
+    try {
+      given = this.#context(ctx);
+    } catch (error) {
+      this.contextFailure = error;
+      return {};
+    }
+    if (given === null || typeof given !== "object") return {};
+    const out: Record<string, string | number | boolean> = {};
+    for (const [key, value] of Object.entries(given)) {
+      if (typeof value === "string") out[key] = this.#text(value, this.#maxResult);
+      else if (typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) out[key] = value;
+    }
+    return Object.keys(out).length === 0 ? {} : { context: out };
+  }
+
   #fail(error: unknown): void {
     if (!this.#failed) this.failure = error;
     this.#failed = true;
@@ -115,6 +146,7 @@ export class RecordBuilder {
   line(ctx: ToolCallHookContext, startedAt: number, endedAt: number): string {
     this.#failed = false;
     this.failure = undefined;
+    this.contextFailure = undefined;
     const status = ctx.status;
     const reason = ctx.blockReason;
     const head: Omit<
@@ -138,6 +170,7 @@ export class RecordBuilder {
       result: this.#text(ctx.toolResult ?? "", this.#maxResult),
       durationMs: Math.round((endedAt - startedAt) * 1000) / 1000,
       hooks: hookDecisions(ctx.trace, (text) => this.#text(text, this.#maxResult)),
+      ...this.#contextOf(ctx),
     };
     const rest = JSON.stringify(this.#failed ? { ...tail, redactionFailed: true } : tail);
     // The input's JSON goes in as it is: parsing it back only to write it again would double the cost of a line.

@@ -14,6 +14,7 @@ import { queryRules, safePath, validate } from "@toolware/packs/validate";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkPolicyObject, type PacksDoc } from "../index.js";
+import { rateLimitOptions } from "../runtime/packs.js";
 import { packsSpec } from "./spec-packs.js";
 import { sampleOf } from "./test-fixtures.js";
 
@@ -37,7 +38,7 @@ const build: { [K in keyof Required<PacksDoc>]: (options: Options) => { close?: 
     if (query !== undefined) queryRules({ tools: "*", ...(query as Options) } as never);
     return validate({ schemas: { some_tool: schema }, ...own } as never);
   },
-  "rate-limit": (o) => rateLimit(o as never),
+  "rate-limit": (o) => rateLimit(rateLimitOptions(o as never, undefined) as never),
   cache: (o) => cache({ tools: "*", ...o } as never),
   "loop-guard": (o) => loopGuard(o as never),
   timeout: (o) => timeout(o as never),

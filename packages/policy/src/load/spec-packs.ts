@@ -178,8 +178,8 @@ const rateLimit = object(
     max: { spec: integer(1), description: "Calls allowed per window.", required: true },
     per: { spec: duration, description: "The window (`1m`, `10s`, or milliseconds).", required: true },
     key: {
-      spec: oneOf(["tool", "agent", "global", "tool+agent"]),
-      description: "What calls are counted under.",
+      spec: oneOf(["tool", "agent", "global", "tool+agent", "caller", "tool+caller"]),
+      description: "What calls are counted under (`caller`: who `loadPolicy`'s `caller` option says is calling).",
       default: "`tool`",
     },
     algorithm: {

@@ -117,7 +117,12 @@ export async function compilePolicy(loaded: LoadedDocument, c: CompileContext): 
   const doc = loaded.document;
   const modeOf = (mode: PolicyMode | undefined): boolean =>
     (c.options.mode ?? mode ?? doc.mode ?? "enforce") === "shadow";
-  const stores = { ...storesOf(c.options.stores), urls: await connectAll(loaded, c.options) };
+  const stores = {
+    ...storesOf(c.options.stores),
+    urls: await connectAll(loaded, c.options),
+    auditContext: c.options.auditContext,
+    caller: c.options.caller,
+  };
   const rules: RuntimeRule[] = [];
   const gates = new Map<number, BeforeToolCallHookType>();
   const attachments: Attachment[] = [];

@@ -1,4 +1,5 @@
 import { closestKey, type HumanInputProvider, type ToolCallHookContext, ToolwareTypeError } from "@toolware/core";
+import type { AuditContext } from "@toolware/packs/audit";
 import type { CacheOptions } from "@toolware/packs/cache";
 import type { CircuitStore } from "@toolware/packs/circuit-breaker";
 import type { LoopGuardStore } from "@toolware/packs/loop-guard";
@@ -43,6 +44,11 @@ export interface LoadPolicyOptions {
   readonly mode?: PolicyMode;
   /** Chain position of the policy's decision hooks. Default 500 (before the packs' own defaults). */
   readonly priority?: number;
+  /**
+   * More for the `context` of every line the file's `audit` packs write, beside the deciding `rule`, its `effect` and
+   * the policy `version` (the gateway's `gatewayAuditContext` adds the client, upstream and session).
+   */
+  readonly auditContext?: (ctx: ToolCallHookContext) => AuditContext | undefined;
 }
 
 /** The stores as the pack builder uses them. @internal */
@@ -53,9 +59,13 @@ export interface PolicyStores {
   readonly cache?: () => NonNullable<CacheOptions["store"]>;
   readonly loopGuard?: () => LoopGuardStore;
   readonly circuitBreaker?: () => CircuitStore;
+  /** The `caller` option, for the rate limits the file keys by caller. */
+  readonly caller?: LoadPolicyOptions["caller"];
+  /** The `auditContext` option, for the audit packs the file attaches. */
+  readonly auditContext?: LoadPolicyOptions["auditContext"];
 }
 
-const KEYS = ["stores", "connect", "humanInput", "caller", "onEvent", "mode", "priority"];
+const KEYS = ["stores", "connect", "humanInput", "caller", "onEvent", "mode", "priority", "auditContext"];
 const STORE_KEYS = ["rateLimit", "cache", "loopGuard", "circuitBreaker"];
 const CONNECT_KEYS = ["redis"];
 const ALIASES: Readonly<Record<string, string>> = {
@@ -95,11 +105,12 @@ export function checkOptions(options: LoadPolicyOptions | undefined): LoadPolicy
     throw invalid("the options must be an object");
   }
   checkKeysOf(options, KEYS, "option", ALIASES);
-  const { stores, connect, humanInput, caller, onEvent, mode, priority } = options;
+  const { stores, connect, humanInput, caller, onEvent, mode, priority, auditContext } = options;
   for (const [name, fn] of [
     ["humanInput", humanInput],
     ["caller", caller],
     ["onEvent", onEvent],
+    ["auditContext", auditContext],
   ] as const) {
     if (fn !== undefined && typeof fn !== "function") throw invalid(`\`${name}\` must be a function`);
   }
@@ -118,7 +129,7 @@ export function checkOptions(options: LoadPolicyOptions | undefined): LoadPolicy
     }
   }
   const frozenConnect = connect === undefined ? undefined : Object.freeze({ redis: connect.redis });
-  return Object.freeze({ stores, connect: frozenConnect, humanInput, caller, onEvent, mode, priority });
+  return Object.freeze({ stores, connect: frozenConnect, humanInput, caller, onEvent, mode, priority, auditContext });
 }
 
 function checkStores(stores: unknown, where: string): asserts stores is PolicyStoresOption {

@@ -1,7 +1,7 @@
 import { dirname, isAbsolute, resolve } from "node:path";
-import type { Pack } from "@toolware/core";
+import type { Pack, ToolCallHookContext } from "@toolware/core";
 import { messageOf } from "@toolware/core";
-import { audit } from "@toolware/packs/audit";
+import { type AuditContext, audit } from "@toolware/packs/audit";
 import { cache } from "@toolware/packs/cache";
 import { circuitBreaker } from "@toolware/packs/circuit-breaker";
 import { loopGuard } from "@toolware/packs/loop-guard";
@@ -99,6 +99,23 @@ export function urlsNamed(packs: PacksDoc, fileDefault: string | undefined, at: 
   return out;
 }
 
+// Counted per caller (a gateway's client): what the `caller` option answers, `caller:` alone for no answer. A throw
+// fails the call, as the pack's own key functions do; without the option every call is the same (unknown) caller.
+function callerKey(
+  key: "caller" | "tool+caller",
+  caller: PolicyStores["caller"],
+): (ctx: ToolCallHookContext) => string {
+  return key === "caller"
+    ? (ctx) => `caller:${caller?.(ctx) ?? ""}`
+    : // A tuple, so no tool name and caller put together can read as another pair.
+      (ctx) => `tool+caller:${JSON.stringify([ctx.toolName, caller?.(ctx) ?? ""])}`;
+}
+
+/** A file's rate-limit options as the pack takes them: a `caller` key becomes its key function. @internal */
+export function rateLimitOptions(o: Data, caller: PolicyStores["caller"]): Data {
+  return o.key === "caller" || o.key === "tool+caller" ? { ...o, key: callerKey(o.key, caller) } : o;
+}
+
 function withStore(options: Data, store: unknown): Data {
   const { store: _ref, ...rest } = options;
   return store === undefined ? rest : { ...rest, store };
@@ -156,12 +173,14 @@ function make(
       return [redact(o as Opt<typeof redact>)];
     case "validate":
       return validatePacks(o);
-    case "rate-limit":
+    case "rate-limit": {
+      const keyed = rateLimitOptions(o, stores.caller);
       return [
         rateLimit(
-          withStore(o, storeFor("rate-limit", o.store, fileDefault, stores)) as unknown as Opt<typeof rateLimit>,
+          withStore(keyed, storeFor("rate-limit", o.store, fileDefault, stores)) as unknown as Opt<typeof rateLimit>,
         ),
       ];
+    }
     case "cache":
       // The rule's match already chose the calls: within them, every tool's results may be reused.
       return [
@@ -196,7 +215,14 @@ function make(
         typeof target === "string" && !isAbsolute(target) && file !== "<inline>"
           ? { ...o, file: resolve(dirname(file), target) }
           : o;
-      return [audit(placed as unknown as Opt<typeof audit>)];
+      const more = stores.auditContext;
+      // Every line names what the policy decided for the call: the deciding rule, as the gateway issue asks.
+      const context = (ctx: ToolCallHookContext): AuditContext => {
+        const d = ctx.state.policy;
+        const base = d === undefined ? {} : { rule: d.rule, effect: d.effect, policyVersion: d.version };
+        return { ...base, ...more?.(ctx) };
+      };
+      return [audit({ ...placed, context } as unknown as Opt<typeof audit>)];
     }
   }
 }

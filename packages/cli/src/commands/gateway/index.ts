@@ -5,6 +5,7 @@ import { createGateway, type GatewayEvent, gatewayCall, gatewayElicitation } fro
 import { formatIssue, type PolicyEvent, PolicyLoadError, watchPolicy } from "@toolware/policy";
 import { defineCommand, EXIT, usageError } from "../kit.js";
 import { listenAddress, readConfig } from "./config.js";
+import { gatewayAuditContext, jsonLogFor } from "./log.js";
 import { flagUrl, openGatewayStores, storeSettings } from "./store.js";
 
 function reloadProblem(event: PolicyEvent, policyFile: string): string | undefined {
@@ -47,12 +48,18 @@ export const gateway = defineCommand({
       value: "URL",
       description: "redis://HOST:PORT[/DB]: rate limits, loop guards, circuits, caches shared with other instances",
     },
+    log: {
+      type: "string",
+      value: "FORMAT",
+      description: "text (default): lines for people; json: one pino JSON line per event, on stderr",
+    },
   },
   failure: "the policy or the config cannot be read, or an upstream cannot be started",
   async run({ positionals, options }, io) {
     if (options.policy === undefined) throw usageError("--policy FILE is required");
     const listen = options.listen === undefined ? undefined : listenAddress(options.listen);
     const storeFlag = options.store === undefined ? undefined : flagUrl(options.store);
+    const json = jsonLogFor(options.log, io);
     const config = readConfig(io.cwd, options.config);
     const token = config.bearerTokenEnv === undefined ? undefined : process.env[config.bearerTokenEnv];
     if (config.bearerTokenEnv !== undefined && (token === undefined || token === "")) {
@@ -66,7 +73,9 @@ export const gateway = defineCommand({
       connect: shared.connect,
       ...(options.shadow ? { mode: "shadow" as const } : {}),
       caller: (ctx) => gatewayCall(ctx)?.client?.name,
+      auditContext: gatewayAuditContext,
       onEvent: (event) => {
+        if (json !== undefined) return json.event(event);
         const problem = reloadProblem(event, options.policy as string);
         if (problem !== undefined) io.err(problem);
         if (event.type === "reload") io.err(`toolware gateway: policy version ${event.version} in force\n`);
@@ -86,13 +95,16 @@ export const gateway = defineCommand({
       ...(config.hideDenied === undefined ? {} : { hideDenied: config.hideDenied }),
       ...(config.separator === undefined ? {} : { separator: config.separator }),
       onEvent: (event) => {
+        if (json !== undefined) return json.event(event);
         const line = describe(event);
         if (line !== undefined) io.err(line);
       },
     });
     const onHup = () => {
       void policy.reload().then((ok) => {
-        io.err(`toolware gateway: SIGHUP: ${ok ? "the policy file is read again" : "the policy file is refused"}\n`);
+        const what = ok ? "the policy file is read again" : "the policy file is refused";
+        if (json === undefined) io.err(`toolware gateway: SIGHUP: ${what}\n`);
+        else json.note({ event: "sighup", reloaded: ok }, `SIGHUP: ${what}`);
         gw.toolsChanged();
       });
     };
@@ -111,7 +123,8 @@ export const gateway = defineCommand({
         void session;
       } else {
         const listener = await gw.listen({ ...listen, ...(token === undefined ? {} : { bearerToken: token }) });
-        io.err(`toolware gateway: listening on ${listener.url}\n`);
+        if (json === undefined) io.err(`toolware gateway: listening on ${listener.url}\n`);
+        else json.note({ event: "listening", url: listener.url }, `listening on ${listener.url}`);
         await stopped;
         await gw.close();
         await listener.close();
