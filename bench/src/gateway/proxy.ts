@@ -78,8 +78,10 @@ function listening(url: string): void {
 }
 
 if (mode === "bare") {
-  if (serve === "stdio") await bareSession().connect(new StdioServerTransport());
-  else {
+  if (serve === "stdio") {
+    process.stdin.once("end", () => process.exit(0));
+    await bareSession().connect(new StdioServerTransport());
+  } else {
     const sessions = new Map<string, StreamableHTTPServerTransport>();
     const http = createServer((req, res) => {
       const sid = req.headers["mcp-session-id"];
@@ -104,6 +106,8 @@ if (mode === "bare") {
   hooks.use(policy);
   const gateway = createGateway({ upstreams: [upstream], hooks, policy });
   await gateway.start();
+  // The client gone, the process ends (and writes a --cpu-prof profile when asked for one).
+  if (serve === "stdio") process.stdin.once("end", () => process.exit(0));
   if (serve === "stdio") await gateway.connect(new StdioServerTransport());
   else listening((await gateway.listen({ port: 0 })).url);
 } else {
