@@ -114,4 +114,142 @@ describe("gateway approvals through the inbox: a client without elicitation, a r
     expect(pendingOf(await echo(client, "one")).id).toBe(third.id);
     expect(runs.filter((r) => r === "echo one")).toHaveLength(1);
   });
+  it("waits within waitMs: a decision made while the call waits runs it in the same call", async () => {
+    const client = await clientOf(await gatewayWith({ waitMs: 20_000 }), "waiter");
+    await client.setLoggingLevel("debug");
+    const call = echo(client, "waited");
+    let id: string | undefined;
+    await expect
+      .poll(async () => {
+        const list = (await api("/requests?state=pending&caller=waiter")).json.requests as { id: string }[];
+        id = list[0]?.id;
+        return id;
+      })
+      .toBeDefined();
+    await decide(id as string, "approve");
+    const result = await call;
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe("waited");
+    await expect.poll(() => runs.filter((r) => r === "echo waited").length).toBe(1);
+  });
+
+  it("a rejection refuses the retry with the approver's reason, once; the next identical call asks anew", async () => {
+    const client = await clientOf(await gatewayWith({ waitMs: 0 }), "denied-client");
+    await client.setLoggingLevel("debug");
+    const first = pendingOf(await echo(client, "rm -rf"));
+    expect((await decide(first.id, "reject", "too risky today")).status).toBe(200);
+    const refused = await echo(client, "rm -rf");
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain("too risky today");
+    expect(textOf(refused)).not.toMatch(PENDING);
+    expect(pendingOf(await echo(client, "rm -rf")).id).not.toBe(first.id);
+    expect(runs).not.toContain("echo rm -rf");
+  });
+
+  it("an approval binds the arguments and the client: other arguments or another client do not run", async () => {
+    const gateway = await gatewayWith({ waitMs: 0 });
+    const owner = await clientOf(gateway, "owner");
+    const other = await clientOf(gateway, "intruder");
+    await owner.setLoggingLevel("debug");
+    await other.setLoggingLevel("debug");
+    const first = pendingOf(await echo(owner, "pay 10"));
+    await decide(first.id, "approve");
+    // The same tool with other arguments: a request of its own, nothing runs.
+    expect(pendingOf(await echo(owner, "pay 10000")).id).not.toBe(first.id);
+    // The same call from another client (another session): its own request.
+    expect(pendingOf(await echo(other, "pay 10")).id).not.toBe(first.id);
+    // The owner's approval is still there for the owner's call, once.
+    expect(textOf(await echo(owner, "pay 10"))).toBe("pay 10");
+    await expect.poll(() => runs.filter((r) => r === "echo pay 10").length).toBe(1);
+    expect(runs).not.toContain("echo pay 10000");
+  });
+
+  it("never trusts a yes the inbox did not sign: a decision written into the store does not run the tool", async () => {
+    const client = await clientOf(await gatewayWith({ waitMs: 0 }), "forger");
+    await client.setLoggingLevel("debug");
+    const first = pendingOf(await echo(client, "forged"));
+    const request = await store.get(first.id);
+    if (request === undefined) throw new Error("the request is not in the store");
+    const forged = {
+      ...request,
+      state: "approved" as const,
+      revision: request.revision + 1,
+      decision: {
+        outcome: "approved" as const,
+        approvers: ["mallory"],
+        reason: undefined,
+        at: Date.now(),
+        grantId: undefined,
+        editedTo: undefined,
+        signature: "k1.Zm9yZ2Vk",
+      },
+    };
+    expect(await store.update(forged, request.revision)).toBe(true);
+    const result = await echo(client, "forged");
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("the inbox refused the call");
+    expect(textOf(result)).toContain("signature");
+    expect(runs).not.toContain("echo forged");
+  });
+
+  it("two identical calls after one approval: exactly one runs", async () => {
+    const client = await clientOf(await gatewayWith({ waitMs: 0 }), "racer");
+    await client.setLoggingLevel("debug");
+    const first = pendingOf(await echo(client, "once"));
+    await decide(first.id, "approve");
+    const both = await Promise.all([echo(client, "once"), echo(client, "once")]);
+    expect(both.filter((r) => !r.isError).map(textOf)).toEqual(["once"]);
+    expect(both.filter((r) => r.isError).map((r) => PENDING.test(textOf(r)))).toEqual([true]);
+    await expect.poll(() => runs.filter((r) => r === "echo once").length).toBe(1);
+  });
+
+  it("hostile arguments never run before an approval and never reach another call's approval", async () => {
+    const client = await clientOf(await gatewayWith({ waitMs: 0 }), "fuzzer");
+    await client.setLoggingLevel("debug");
+    const approved = pendingOf(await echo(client, "the approved one"));
+    await decide(approved.id, "approve");
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({ unit: "grapheme", maxLength: 300 }),
+          fc.constantFrom(
+            "\ud800",
+            "the approved one\u0000",
+            "THE APPROVED ONE",
+            "the approved one ",
+            "the approved оne",
+          ),
+        ),
+        async (text) => {
+          fc.pre(text !== "the approved one");
+          const result = await echo(client, text);
+          expect(PENDING.test(textOf(result))).toBe(true);
+        },
+      ),
+      { numRuns: 25 },
+    );
+    expect(runs.filter((r) => r.startsWith("echo "))).not.toContain("echo the approved one");
+    expect(textOf(await echo(client, "the approved one"))).toBe("the approved one");
+  });
+
+  it("an elicitation-capable client is asked through elicitation, and the inbox gets no request", async () => {
+    const gateway = await gatewayWith({ waitMs: 0 });
+    const client = await clientOf(gateway, "elicits", true);
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: "accept", content: { answer: "yes" } };
+    });
+    const before = ((await api("/requests?caller=elicits")).json.requests as unknown[]).length;
+    expect(textOf(await echo(client, "asked"))).toBe("asked");
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain("echo");
+    expect(((await api("/requests?caller=elicits")).json.requests as unknown[]).length).toBe(before);
+  });
+
+  it('with via: "inbox" an elicitation-capable client goes to the inbox all the same', async () => {
+    const client = await clientOf(await gatewayWith({ waitMs: 0, via: "inbox" }), "routed", true);
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { answer: "yes" } }));
+    pendingOf(await echo(client, "routed"));
+  });
 }, 120_000);
