@@ -13,9 +13,11 @@ export interface GatewayFileConfig {
   readonly separator?: string;
   /** The environment variable holding the bearer token clients of `--listen` must send. */
   readonly bearerTokenEnv?: string;
+  /** The environment variable holding the inbox's signing keys (with `--inbox`). Default `TOOLWARE_INBOX_KEYS`. */
+  readonly inboxKeysEnv?: string;
 }
 
-const KEYS = ["upstreams", "name", "hideDenied", "separator", "bearerTokenEnv"];
+const KEYS = ["upstreams", "name", "hideDenied", "separator", "bearerTokenEnv", "inboxKeysEnv"];
 
 /** Reads `--config`: JSON, unknown keys refused with a hint (the upstreams themselves are checked by the gateway). */
 export function readConfig(cwd: string, file: string | undefined): GatewayFileConfig {

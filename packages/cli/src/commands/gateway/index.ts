@@ -1,10 +1,11 @@
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ToolHooks, ToolwareError } from "@toolware/core";
-import { createGateway, type GatewayEvent, gatewayCall, gatewayElicitation } from "@toolware/gateway";
+import { createGateway, type GatewayEvent, gatewayCall } from "@toolware/gateway";
 import { formatIssue, type PolicyEvent, PolicyLoadError, watchPolicy } from "@toolware/policy";
 import { defineCommand, EXIT, usageError } from "../kit.js";
 import { listenAddress, readConfig } from "./config.js";
+import { gatewayHumanInput, INBOX_FLAGS } from "./inbox.js";
 
 function reloadProblem(event: PolicyEvent, policyFile: string): string | undefined {
   if (event.type !== "reload-error") return undefined;
@@ -41,6 +42,7 @@ export const gateway = defineCommand({
     },
     shadow: { type: "boolean", description: "decide and report every call, block nothing (a policy rollout)" },
     config: { type: "string", value: "FILE", description: "a JSON file: more upstreams, name, hideDenied, …" },
+    ...INBOX_FLAGS,
   },
   failure: "the policy or the config cannot be read, or an upstream cannot be started",
   async run({ positionals, options }, io) {
@@ -53,6 +55,7 @@ export const gateway = defineCommand({
     }
     const policyFile = resolve(io.cwd, options.policy);
     const [command, ...args] = positionals as [string, ...string[]];
+    const approvals = await gatewayHumanInput(options, config.inboxKeysEnv, io.cwd, process.env);
     const policy = await watchPolicy(policyFile, {
       ...(options.shadow ? { mode: "shadow" as const } : {}),
       caller: (ctx) => gatewayCall(ctx)?.client?.name,
@@ -64,7 +67,7 @@ export const gateway = defineCommand({
           io.err(`toolware gateway: shadow ${event.effect} ${event.toolName} (rule ${event.rule})\n`);
       },
     });
-    const hooks = new ToolHooks({ humanInput: gatewayElicitation() });
+    const hooks = new ToolHooks({ humanInput: approvals.humanInput });
     hooks.use(policy);
     const gw = createGateway({
       upstreams: [{ name: config.name ?? "server", command, args }, ...(config.upstreams ?? [])],
@@ -110,6 +113,7 @@ export const gateway = defineCommand({
       off();
       process.off("SIGHUP", onHup);
       policy.close();
+      await approvals.close();
     }
   },
 });
