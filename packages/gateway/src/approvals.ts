@@ -170,7 +170,10 @@ export function gatewayApprovals(options: GatewayApprovalsOptions): HumanInputPr
       case "approved":
         // An edit approves other arguments than the call carries: the gateway cannot hand them on, so it says no.
         if (resumed.request.binding.digest !== digestArguments(call.input))
-          return { kind: "deny" as const, reason: "an approver edited the arguments in the inbox, and an edit does not carry through the gateway" };
+          return {
+            kind: "deny" as const,
+            reason: "an approver edited the arguments in the inbox, and an edit does not carry through the gateway",
+          };
         return { kind: "yes" as const };
       default: {
         if (shown.has(resumed.request.id)) return { kind: "next" as const };
