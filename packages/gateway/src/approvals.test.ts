@@ -8,6 +8,7 @@ import { type HumanInputRequest, ToolHooks } from "@toolware/core";
 import { type Approver, createInbox, createSigner, type Inbox, sqliteInboxStore } from "@toolware/inbox";
 import { loadPolicy } from "@toolware/policy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asGatewayCall } from "./context.js";
 import { startFeatureServer } from "./e2e/upstream-fixture.js";
 import { createGateway, type Gateway, type GatewayApprovalsOptions, gatewayApprovals } from "./index.js";
 import { textOf } from "./test-fixtures.js";
@@ -61,9 +62,15 @@ describe("gatewayApprovals() through a gateway", () => {
   const gateways: Gateway[] = [];
   const clients: Client[] = [];
 
-  async function clientWith(options: Omit<GatewayApprovalsOptions, "inbox">, name: string, elicit = false) {
+  async function clientWith(
+    options: Omit<GatewayApprovalsOptions, "inbox">,
+    name: string,
+    elicit = false,
+    first?: (hooks: ToolHooks) => void,
+  ) {
     const policy = await loadPolicy(POLICY as never);
     const hooks = new ToolHooks({ humanInput: gatewayApprovals({ inbox, ...options }) });
+    first?.(hooks);
     hooks.use(policy);
     const gateway = createGateway({ upstreams: [{ name: "f", url: upstream.url }], hooks, policy });
     await gateway.start();
@@ -152,6 +159,45 @@ describe("gatewayApprovals() through a gateway", () => {
     expect(textOf(await echo(second, "shared"))).toBe("shared");
     const nobody = await clientWith({ waitMs: 0, identity: () => "" }, "nobody");
     expect(textOf(await echo(nobody, "x"))).toContain("gave no identity");
+  });
+
+  it("waits waitMs for a decision, then answers pending", async () => {
+    const client = await clientWith({ waitMs: 150 }, "patient");
+    const started = Date.now();
+    const id = idOf(await echo(client, "slowly"));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+    expect((await inbox.get(id))?.state).toBe("pending");
+  });
+
+  it("binds the arguments as a hook left them before the approval: the approver sees what runs", async () => {
+    const client = await clientWith({ waitMs: 0 }, "rewritten", false, (hooks) => {
+      // Further out than the policy's approval gate (priority 500): it runs first, in place.
+      hooks.before(
+        (ctx) => {
+          (ctx.toolInput as { text: string }).text = `${(ctx.toolInput as { text: string }).text}!`;
+        },
+        { priority: 1000 },
+      );
+    });
+    const id = idOf(await echo(client, "original"));
+    expect((await inbox.get(id))?.input).toEqual({ text: "original!" });
+    await inbox.decide(id, { approver: alice, approve: true, digest: await digestOf(id) });
+    expect(textOf(await echo(client, "original"))).toBe("original!");
+    expect(idOf(await echo(client, "original"))).not.toBe(id);
+  });
+
+  it("refuses a question whose binding names other arguments than the call carries", async () => {
+    const ask = gatewayApprovals({ inbox, waitMs: 0 });
+    const call = { session: "s", upstream: "f", exposedName: "echo", client: undefined, elicit: undefined, input: {} };
+    const question: HumanInputRequest = {
+      prompt: "ok?",
+      defaultMessage: undefined,
+      toolName: "echo",
+      callId: "c1",
+      binding: { toolName: "echo", callId: "c1", digest: "sha256:0000" },
+      signal: new AbortController().signal,
+    };
+    await expect(asGatewayCall(call, () => ask(question))).rejects.toThrow(/a hook changed the arguments/);
   });
 
   it("a closed inbox fails closed: the tool does not run", async () => {
