@@ -120,7 +120,14 @@ export async function openSession(
               },
               { signal: q.signal, relatedRequestId: extra.requestId, timeout: CALL_TIMEOUT_MS },
             );
-    const call = { session: id, upstream: route.upstream.config.name, exposedName: name, client: client(), elicit };
+    const call = {
+      session: id,
+      upstream: route.upstream.config.name,
+      exposedName: name,
+      client: client(),
+      elicit,
+      input: params.arguments ?? {},
+    };
     const target = route;
     const result = await env.track(
       asGatewayCall(call, () =>

@@ -14,6 +14,8 @@ export interface GatewayFileConfig {
   readonly separator?: string;
   /** The environment variable holding the bearer token clients of `--listen` must send. */
   readonly bearerTokenEnv?: string;
+  /** The environment variable holding the inbox's signing keys (with `--inbox`). Default `TOOLWARE_INBOX_KEYS`. */
+  readonly inboxKeysEnv?: string;
   /** A Redis URL the instances share (`--store` wins); `storePrefix`, `storePasswordEnv`: see store.ts. */
   readonly store?: string;
   readonly storePrefix?: string;
@@ -21,7 +23,7 @@ export interface GatewayFileConfig {
   readonly storeTimeoutMs?: number;
 }
 
-const KEYS = ["upstreams", "name", "hideDenied", "separator", "bearerTokenEnv", ...STORE_KEYS];
+const KEYS = ["upstreams", "name", "hideDenied", "separator", "bearerTokenEnv", "inboxKeysEnv", ...STORE_KEYS];
 
 /** Reads `--config`: JSON, unknown keys refused with a hint (the upstreams themselves are checked by the gateway). */
 export function readConfig(cwd: string, file: string | undefined): GatewayFileConfig {

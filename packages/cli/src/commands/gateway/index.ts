@@ -1,10 +1,11 @@
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ToolHooks, ToolwareError } from "@toolware/core";
-import { createGateway, type GatewayEvent, gatewayCall, gatewayElicitation } from "@toolware/gateway";
+import { createGateway, type GatewayEvent, gatewayCall } from "@toolware/gateway";
 import { formatIssue, type PolicyEvent, PolicyLoadError, watchPolicy } from "@toolware/policy";
 import { defineCommand, EXIT, usageError } from "../kit.js";
 import { listenAddress, readConfig } from "./config.js";
+import { gatewayHumanInput, INBOX_FLAGS } from "./inbox.js";
 import { gatewayAuditContext, jsonLogFor } from "./log.js";
 import { flagUrl, openGatewayStores, storeSettings } from "./store.js";
 
@@ -53,6 +54,7 @@ export const gateway = defineCommand({
       value: "FORMAT",
       description: "text (default): lines for people; json: one pino JSON line per event, on stderr",
     },
+    ...INBOX_FLAGS,
   },
   failure: "the policy or the config cannot be read, or an upstream cannot be started",
   async run({ positionals, options }, io) {
@@ -68,6 +70,12 @@ export const gateway = defineCommand({
     const policyFile = resolve(io.cwd, options.policy);
     const [command, ...args] = positionals as [string, ...string[]];
     const shared = await openGatewayStores(storeSettings(storeFlag, config), io.err);
+    const approvals = await gatewayHumanInput(options, config.inboxKeysEnv, io.cwd, process.env).catch(
+      async (error: unknown) => {
+        await shared.close();
+        throw error;
+      },
+    );
     const policy = await watchPolicy(policyFile, {
       ...(shared.stores === undefined ? {} : { stores: shared.stores }),
       connect: shared.connect,
@@ -83,10 +91,10 @@ export const gateway = defineCommand({
           io.err(`toolware gateway: shadow ${event.effect} ${event.toolName} (rule ${event.rule})\n`);
       },
     }).catch(async (error: unknown) => {
-      await shared.close();
+      await Promise.allSettled([shared.close(), approvals.close()]);
       throw error;
     });
-    const hooks = new ToolHooks({ humanInput: gatewayElicitation() });
+    const hooks = new ToolHooks({ humanInput: approvals.humanInput });
     hooks.use(policy);
     const gw = createGateway({
       upstreams: [{ name: config.name ?? "server", command, args }, ...(config.upstreams ?? [])],
@@ -137,6 +145,7 @@ export const gateway = defineCommand({
       process.off("SIGHUP", onHup);
       policy.close();
       await shared.close();
+      await approvals.close();
     }
   },
 });
