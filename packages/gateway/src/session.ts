@@ -72,7 +72,12 @@ export async function openSession(
     connecting ??= (async () => {
       const caps: ClientCapabilities = server.getClientCapabilities() ?? {};
       const settled = await Promise.allSettled(
-        options.upstreams.map((c) => connectUpstream(c, options.hooks, caps, downstream, emit, env.version)),
+        options.upstreams.map((c) =>
+          connectUpstream(c, options.hooks, caps, downstream, emit, env.version, {
+            session: id,
+            restart: options.restart,
+          }),
+        ),
       );
       const ok = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
       const failed = settled.find((s) => s.status === "rejected");
