@@ -49,7 +49,15 @@ async function serve(extra: Partial<GatewayOptions> = {}) {
 
 describe("a stdio upstream that crashes is restarted", () => {
   it("answers the call in flight with an error result naming the upstream, restarts it, and serves again", async () => {
-    const { client, events, next, listChanged } = await serve({ restart: { initialDelayMs: 50, jitter: 0 } });
+    const { gateway, client, events, next, listChanged } = await serve({
+      restart: { initialDelayMs: 1500, jitter: 0 },
+    });
+    const listener = await gateway.listen({ port: 0 });
+    const readyz = async () => {
+      const response = await fetch(new URL("/readyz", listener.url));
+      return { status: response.status, body: (await response.json()) as unknown };
+    };
+    expect(await readyz()).toEqual({ status: 200, body: { ready: true } });
     const before = textOf(await client.callTool({ name: "pid" }));
     const crashed = await client.callTool({ name: "crash" });
     expect(crashed.isError).toBe(true);
@@ -58,19 +66,25 @@ describe("a stdio upstream that crashes is restarted", () => {
     const during = await client.callTool({ name: "echo", arguments: { text: "x" } });
     expect(during.isError).toBe(true);
     expect(textOf(during)).toMatch(/upstream "h" is restarting/);
+    expect(await readyz()).toEqual({
+      status: 503,
+      body: { ready: false, reason: 'upstream "h" is restarting (exited)' },
+    });
     const restarted = await next("upstream-restarted");
+    expect(await readyz()).toEqual({ status: 200, body: { ready: true } });
     expect(restarted).toMatchObject({ upstream: "h", attempt: 1 });
     expect(events.find((e) => e.type === "upstream-restarting")).toMatchObject({
       upstream: "h",
       reason: "exited",
       attempt: 1,
-      delayMs: 50,
+      delayMs: 1500,
     });
     const after = textOf(await client.callTool({ name: "pid" }));
     expect(after).not.toBe(before);
     expect(textOf(await client.callTool({ name: "echo", arguments: { text: "back" } }))).toBe("back");
     expect(listChanged()).toBeGreaterThan(0);
     expect((await client.listTools()).tools.map((t) => t.name)).toContain("crash");
+    await listener.close();
   }, 60_000);
 
   it("survives a line of garbage on stdout: the call gets an error result, the upstream is restarted", async () => {

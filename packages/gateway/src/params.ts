@@ -1,0 +1,25 @@
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { messageOf } from "@toolware/core";
+
+type Handler = (request: unknown, extra: unknown) => unknown;
+
+/**
+ * Makes the server answer a request whose params do not fit its method's schema (`tools/call` with a number for a
+ * name) with JSON-RPC's `Invalid params` (-32602) rather than the SDK's `Internal error`: the client sent it wrong,
+ * nothing broke. Wraps each handler registered from now on; an SDK without the handler map is left as it is. @internal
+ */
+export function answerInvalidParams(server: Server): void {
+  const handlers: unknown = Reflect.get(server, "_requestHandlers");
+  if (!(handlers instanceof Map)) return;
+  const set = handlers.set.bind(handlers);
+  handlers.set = (method: string, handler: Handler) =>
+    set(method, (request: unknown, extra: unknown) => {
+      try {
+        return handler(request, extra);
+      } catch (error) {
+        if (!Array.isArray((error as { issues?: unknown } | null)?.issues)) throw error;
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${messageOf(error).slice(0, 500)}`);
+      }
+    });
+}
