@@ -158,7 +158,12 @@ export type GatewayEvent =
       readonly attempt: number;
       readonly delayMs: number;
     }
-  | { readonly type: "upstream-restarted"; readonly session: string; readonly upstream: string; readonly attempt: number }
+  | {
+      readonly type: "upstream-restarted";
+      readonly session: string;
+      readonly upstream: string;
+      readonly attempt: number;
+    }
   | {
       readonly type: "upstream-down";
       readonly session: string;

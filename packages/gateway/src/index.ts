@@ -9,6 +9,7 @@ export type {
   GatewaySession,
   HttpUpstreamConfig,
   ListenOptions,
+  RestartOptions,
   StdioUpstreamConfig,
   UpstreamBase,
   UpstreamConfig,

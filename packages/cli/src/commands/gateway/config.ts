@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { closestKey, messageOf, ToolwareError } from "@toolware/core";
-import type { UpstreamConfig } from "@toolware/gateway";
+import type { RestartOptions, UpstreamConfig } from "@toolware/gateway";
 import { usageError } from "../kit.js";
 
 /** What `--config FILE` may hold (JSON): more upstreams, and how tools are listed. */
@@ -13,9 +13,11 @@ export interface GatewayFileConfig {
   readonly separator?: string;
   /** The environment variable holding the bearer token clients of `--listen` must send. */
   readonly bearerTokenEnv?: string;
+  /** How crashed stdio upstreams are restarted (checked by the gateway). */
+  readonly restart?: RestartOptions;
 }
 
-const KEYS = ["upstreams", "name", "hideDenied", "separator", "bearerTokenEnv"];
+const KEYS = ["upstreams", "name", "hideDenied", "separator", "bearerTokenEnv", "restart"];
 
 /** Reads `--config`: JSON, unknown keys refused with a hint (the upstreams themselves are checked by the gateway). */
 export function readConfig(cwd: string, file: string | undefined): GatewayFileConfig {
