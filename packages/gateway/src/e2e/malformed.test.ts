@@ -1,5 +1,6 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ToolHooks } from "@toolware/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +18,7 @@ const INIT = {
 };
 
 describe("a client sending garbage over stdio gets JSON-RPC errors, and the gateway goes on", () => {
-  let child: ChildProcessWithoutNullStreams;
+  let child: ChildProcessByStdio<Writable, Readable, null>;
   const lines: Record<string, unknown>[] = [];
   let waiting: (() => void) | undefined;
   const reply = async (line: string): Promise<Record<string, unknown>> => {
