@@ -1,6 +1,5 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { messageOf } from "@toolware/core";
 
 type Handler = (request: unknown, extra: unknown) => unknown;
 
@@ -18,8 +17,12 @@ export function answerInvalidParams(server: Server): void {
       try {
         return handler(request, extra);
       } catch (error) {
-        if (!Array.isArray((error as { issues?: unknown } | null)?.issues)) throw error;
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${messageOf(error).slice(0, 500)}`);
+        const issues = (error as { issues?: unknown } | null)?.issues;
+        if (!Array.isArray(issues)) throw error;
+        const said = issues
+          .slice(0, 5)
+          .map((i: { path?: unknown[]; message?: unknown }) => `${(i.path ?? []).join(".")}: ${String(i.message)}`);
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${said.join("; ").slice(0, 500)}`);
       }
     });
 }

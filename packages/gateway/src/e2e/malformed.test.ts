@@ -1,7 +1,9 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ToolHooks } from "@toolware/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGateway, type Gateway, type GatewayListener } from "../index.js";
@@ -146,6 +148,36 @@ describe("a client sending garbage over Streamable HTTP gets JSON-RPC errors; /r
     expect(
       await post(listener, '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":[]}}', headers),
     ).toMatchObject({ json: { id: 6, error: { code: -32602 } } });
+  });
+
+  it("answers garbage on a stdio transport in this process too, and the session goes on", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const session = await gateway.connect(new StdioServerTransport(input, output));
+    const lines = createInterface({ input: output })[Symbol.asyncIterator]();
+    const send = async (line: string) => {
+      input.write(`${line}\n`);
+      return JSON.parse((await lines.next()).value as string) as Record<string, unknown>;
+    };
+    expect(await send("{oops")).toMatchObject({ id: null, error: { code: -32700 } });
+    expect(await send("[1,2]")).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(await send(JSON.stringify(INIT))).toMatchObject({ id: 1, result: { protocolVersion: "2025-06-18" } });
+    input.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    expect(await send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":{}}}')).toMatchObject({
+      id: 2,
+      error: {
+        code: -32602,
+        message:
+          "MCP error -32602: Invalid params for tools/call: params.name: Invalid input: expected string, received object",
+      },
+    });
+    expect(
+      await send('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"t"}}}'),
+    ).toMatchObject({
+      id: 3,
+      result: { structuredContent: { text: "t" } },
+    });
+    await session.close();
   });
 
   it("/readyz is 200 while the upstream answers, 503 with the reason when it does not; /healthz stays 200", async () => {
