@@ -150,6 +150,18 @@ describe("a client sending garbage over Streamable HTTP gets JSON-RPC errors; /r
     ).toMatchObject({ json: { id: 6, error: { code: -32602 } } });
   });
 
+  it("answers a GET without a session, an unknown path, a second listener on the port, and ends a session on DELETE", async () => {
+    expect((await fetch(listener.url)).status).toBe(400);
+    const lost = await fetch(new URL("/elsewhere", listener.url));
+    expect(lost.status).toBe(404);
+    expect(await lost.json()).toMatchObject({ error: { message: "Not found: the MCP endpoint is /mcp" } });
+    await expect(gateway.listen({ port: listener.port })).rejects.toThrow(/EADDRINUSE/);
+    const init = await post(listener, JSON.stringify(INIT));
+    const headers = { "mcp-session-id": init.session as string, "mcp-protocol-version": "2025-06-18" };
+    expect((await fetch(listener.url, { method: "DELETE", headers })).status).toBe(200);
+    expect(await post(listener, '{"jsonrpc":"2.0","id":2,"method":"ping"}', headers)).toMatchObject({ status: 404 });
+  });
+
   it("answers garbage on a stdio transport in this process too, and the session goes on", async () => {
     const input = new PassThrough();
     const output = new PassThrough();
