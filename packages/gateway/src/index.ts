@@ -15,6 +15,7 @@ export type {
   GatewaySession,
   HttpUpstreamConfig,
   ListenOptions,
+  RestartOptions,
   StdioUpstreamConfig,
   UpstreamBase,
   UpstreamConfig,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { closestKey, messageOf, ToolwareError } from "@toolware/core";
-import type { UpstreamConfig } from "@toolware/gateway";
+import type { RestartOptions, UpstreamConfig } from "@toolware/gateway";
 import { usageError } from "../kit.js";
 import { checkStoreConfig, STORE_KEYS } from "./store.js";
 
@@ -21,9 +21,11 @@ export interface GatewayFileConfig {
   readonly storePrefix?: string;
   readonly storePasswordEnv?: string;
   readonly storeTimeoutMs?: number;
+  /** How crashed stdio upstreams are restarted (checked by the gateway). */
+  readonly restart?: RestartOptions;
 }
 
-const KEYS = ["upstreams", "name", "hideDenied", "separator", "bearerTokenEnv", "inboxKeysEnv", ...STORE_KEYS];
+const KEYS = ["upstreams", "name", "hideDenied", "separator", "bearerTokenEnv", "inboxKeysEnv", "restart", ...STORE_KEYS];
 
 /** Reads `--config`: JSON, unknown keys refused with a hint (the upstreams themselves are checked by the gateway). */
 export function readConfig(cwd: string, file: string | undefined): GatewayFileConfig {

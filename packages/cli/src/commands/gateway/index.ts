@@ -19,6 +19,10 @@ function reloadProblem(event: PolicyEvent, policyFile: string): string | undefin
 function describe(event: GatewayEvent): string | undefined {
   if (event.type === "upstream-closed") return `toolware gateway: upstream ${event.upstream} closed\n`;
   if (event.type === "upstream-error") return `toolware gateway: upstream ${event.upstream}: ${String(event.error)}\n`;
+  if (event.type === "upstream-restarting")
+    return `toolware gateway: upstream ${event.upstream} ${event.reason}; restart ${event.attempt} in ${event.delayMs} ms\n`;
+  if (event.type === "upstream-restarted") return `toolware gateway: upstream ${event.upstream} restarted\n`;
+  if (event.type === "upstream-down") return `toolware gateway: upstream ${event.upstream} is down: ${event.reason}\n`;
   if (event.type === "draining") return `toolware gateway: draining ${event.inFlight} call(s) in flight\n`;
   return undefined;
 }
@@ -102,6 +106,7 @@ export const gateway = defineCommand({
       policy,
       ...(config.hideDenied === undefined ? {} : { hideDenied: config.hideDenied }),
       ...(config.separator === undefined ? {} : { separator: config.separator }),
+      ...(config.restart === undefined ? {} : { restart: config.restart }),
       onEvent: (event) => {
         if (json !== undefined) return json.event(event);
         const line = describe(event);
