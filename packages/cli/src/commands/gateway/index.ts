@@ -6,11 +6,11 @@ import { formatIssue, type PolicyEvent, PolicyLoadError, watchPolicy } from "@to
 import { defineCommand, EXIT, usageError } from "../kit.js";
 import { listenAddress, readConfig } from "./config.js";
 
-function reloadProblem(event: PolicyEvent, policyFile: string): string | undefined {
+function reloadProblem(event: PolicyEvent, policyFile: string, inForce: number): string | undefined {
   if (event.type !== "reload-error") return undefined;
   const error = event.error;
   const lines = error instanceof PolicyLoadError ? error.issues.map(formatIssue) : [`${policyFile}: ${String(error)}`];
-  return `toolware gateway: the policy edit is refused, the last good policy (version ${event.version}) stays in force:\n${lines.join("\n")}\n`;
+  return `toolware gateway: the policy edit is refused, the last good policy (version ${inForce}) stays in force:\n${lines.join("\n")}\n`;
 }
 
 function describe(event: GatewayEvent): string | undefined {
@@ -53,12 +53,15 @@ export const gateway = defineCommand({
     }
     const policyFile = resolve(io.cwd, options.policy);
     const [command, ...args] = positionals as [string, ...string[]];
+    // A reload-error's version is the one tried; the message names the version still in force.
+    let inForce = 1;
     const policy = await watchPolicy(policyFile, {
       ...(options.shadow ? { mode: "shadow" as const } : {}),
       caller: (ctx) => gatewayCall(ctx)?.client?.name,
       onEvent: (event) => {
-        const problem = reloadProblem(event, options.policy as string);
+        const problem = reloadProblem(event, options.policy as string, inForce);
         if (problem !== undefined) io.err(problem);
+        if (event.type === "reload") inForce = event.version;
         if (event.type === "reload") io.err(`toolware gateway: policy version ${event.version} in force\n`);
         if (event.type === "shadow")
           io.err(`toolware gateway: shadow ${event.effect} ${event.toolName} (rule ${event.rule})\n`);
