@@ -85,10 +85,10 @@ interface Running {
   asked: string[];
 }
 
-async function overStdio(dir: string): Promise<Running> {
+async function overStdio(dir: string, extra: string[] = []): Promise<Running> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: argv(dir, []),
+    args: argv(dir, extra),
     cwd: root,
     stderr: "pipe",
   });
@@ -252,6 +252,32 @@ describe("toolware gateway in front of the real server-filesystem: the issue's D
       const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
+    }
+  }, 120_000);
+
+  it("--shadow: decides and reports every call on stderr, hides nothing, blocks and asks nothing", async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, "gateway.json"), "{}"); // hideDenied left at its default: shadow still lists everything
+    const running = await overStdio(dir, ["--shadow"]);
+    const { client, stderr, asked } = running;
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("move_file");
+      const moved = await client.callTool({
+        name: "move_file",
+        arguments: { source: join(dir, "notes.txt"), destination: join(dir, "moved.txt") },
+      });
+      expect(moved.isError, textOf(moved)).not.toBe(true);
+      expect(existsSync(join(dir, "moved.txt"))).toBe(true);
+      const made = await client.callTool({ name: "create_directory", arguments: { path: "shadowed" } });
+      expect(made.isError, textOf(made)).not.toBe(true);
+      expect(asked).toEqual([]);
+      await expect.poll(stderr).toContain("toolware gateway: shadow deny move_file (rule no-moves)\n");
+      expect(stderr()).toContain("toolware gateway: shadow approve create_directory (rule ask-before-mkdir)\n");
+      // The read of the moved secret is still redacted: packs run in shadow mode, only decisions are not enforced.
+      const read = await client.callTool({ name: "read_text_file", arguments: { path: join(dir, "moved.txt") } });
+      expect(JSON.stringify(read)).not.toContain(SECRET);
+    } finally {
+      await client.close();
     }
   }, 120_000);
 });
