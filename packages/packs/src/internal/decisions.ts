@@ -42,8 +42,8 @@ export function hookDecisions(
  * The trace name of the policy rule that decided the call (`ctx.state.policy.rule`, as `@toolware/policy` sets it):
  * its entry is kept even when it let the call through, so every audited call names its rule. @internal
  */
-export function policyDecider(state: Readonly<Record<string, unknown>>): string | undefined {
-  const decision = state.policy;
+export function policyDecider(state: object): string | undefined {
+  const decision = (state as { readonly policy?: unknown }).policy;
   if (decision === null || typeof decision !== "object") return undefined;
   const rule = (decision as { rule?: unknown }).rule;
   return typeof rule === "string" ? `policy:${rule}` : undefined;

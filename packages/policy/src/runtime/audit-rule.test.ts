@@ -55,7 +55,8 @@ describe("the audit line names the deciding rule of every call", () => {
       const audit = join(dir, `${kind}.jsonl`);
       const file = join(dir, `${kind}.policy.yaml`);
       writeFileSync(file, text(audit));
-      const policy = kind === "loadPolicy" ? await loadPolicy(file) : await watchPolicy(file);
+      const watched = kind === "watchPolicy" ? await watchPolicy(file) : undefined;
+      const policy = watched ?? (await loadPolicy(file));
       const hooks = new ToolHooks({ humanInput: scriptedHumanInput(["yes", "no"]) });
       hooks.use(policy);
       try {
@@ -63,7 +64,7 @@ describe("the audit line names the deciding rule of every call", () => {
           await hooks.invoke(tool(name), { path: "a" });
         }
       } finally {
-        if ("close" in policy) policy.close();
+        watched?.close();
       }
       expect(decided(audit)).toEqual(expected);
     });
