@@ -1,6 +1,6 @@
 // docs/gateway.md is followed as written: every policy it shows loads with `toolware policy check`, the GitHub
 // policy passes its own table of cases, and every client config it shows starts the gateway the quick start runs.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -37,10 +37,13 @@ describe("docs/gateway.md", () => {
   it("the GitHub policy passes the table of cases the page shows", async () => {
     const github = policies.find((p) => /^name: github$/m.test(p)) as string;
     const cases = blocks("yaml").find((b) => b.startsWith("cases:")) as string;
-    writeFileSync(join(dir, "github.policy.yaml"), github);
-    writeFileSync(join(dir, "github.cases.yaml"), cases);
-    const run = await inProcess(["policy", "test", "github.policy.yaml", "github.cases.yaml"], dir);
-    expect(run.code, run.out).toBe(EXIT.ok);
+    // A folder of its own: the check above opened the policy's audit file in this process.
+    const own = join(dir, "cases");
+    mkdirSync(own);
+    writeFileSync(join(own, "github.policy.yaml"), github);
+    writeFileSync(join(own, "github.cases.yaml"), cases);
+    const run = await inProcess(["policy", "test", "github.policy.yaml", "github.cases.yaml"], own);
+    expect(run.code, run.out + run.err).toBe(EXIT.ok);
     expect(run.out).toMatch(/^(\d+) cases: \1 passed, 0 failed$/m);
     expect(run.out.match(/^PASS /gm)?.length).toBeGreaterThanOrEqual(6);
   });
