@@ -9,11 +9,11 @@ import { gatewayHumanInput, INBOX_FLAGS } from "./inbox.js";
 import { gatewayAuditContext, jsonLogFor } from "./log.js";
 import { flagUrl, openGatewayStores, storeSettings } from "./store.js";
 
-function reloadProblem(event: PolicyEvent, policyFile: string): string | undefined {
+function reloadProblem(event: PolicyEvent, policyFile: string, inForce: number): string | undefined {
   if (event.type !== "reload-error") return undefined;
   const error = event.error;
   const lines = error instanceof PolicyLoadError ? error.issues.map(formatIssue) : [`${policyFile}: ${String(error)}`];
-  return `toolware gateway: the policy edit is refused, the last good policy (version ${event.version}) stays in force:\n${lines.join("\n")}\n`;
+  return `toolware gateway: the policy edit is refused, the last good policy (version ${inForce}) stays in force:\n${lines.join("\n")}\n`;
 }
 
 function describe(event: GatewayEvent): string | undefined {
@@ -80,6 +80,8 @@ export const gateway = defineCommand({
         throw error;
       },
     );
+    // A reload-error's version is the one tried; the message names the version still in force.
+    let inForce = 1;
     const policy = await watchPolicy(policyFile, {
       ...(shared.stores === undefined ? {} : { stores: shared.stores }),
       connect: shared.connect,
@@ -87,8 +89,9 @@ export const gateway = defineCommand({
       caller: (ctx) => gatewayCall(ctx)?.client?.name,
       auditContext: gatewayAuditContext,
       onEvent: (event) => {
+        if (event.type === "reload") inForce = event.version;
         if (json !== undefined) return json.event(event);
-        const problem = reloadProblem(event, options.policy as string);
+        const problem = reloadProblem(event, options.policy as string, inForce);
         if (problem !== undefined) io.err(problem);
         if (event.type === "reload") io.err(`toolware gateway: policy version ${event.version} in force\n`);
         if (event.type === "shadow")
