@@ -25,7 +25,16 @@ export interface GatewayFileConfig {
   readonly restart?: RestartOptions;
 }
 
-const KEYS = ["upstreams", "name", "hideDenied", "separator", "bearerTokenEnv", "inboxKeysEnv", "restart", ...STORE_KEYS];
+const KEYS = [
+  "upstreams",
+  "name",
+  "hideDenied",
+  "separator",
+  "bearerTokenEnv",
+  "inboxKeysEnv",
+  "restart",
+  ...STORE_KEYS,
+];
 
 /** Reads `--config`: JSON, unknown keys refused with a hint (the upstreams themselves are checked by the gateway). */
 export function readConfig(cwd: string, file: string | undefined): GatewayFileConfig {
