@@ -88,7 +88,10 @@ function sourceFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(path));
+    // An `e2e` folder is test code (left out of every tarball), like a `.test.ts` file.
+    if (entry.isDirectory()) {
+      if (entry.name !== "e2e") out.push(...sourceFiles(path));
+    }
     else if (entry.name.endsWith(".ts") && !isTestFile(entry.name)) out.push(path);
   }
   return out;
