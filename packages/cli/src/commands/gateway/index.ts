@@ -73,6 +73,7 @@ export const gateway = defineCommand({
       connect: shared.connect,
       ...(options.shadow ? { mode: "shadow" as const } : {}),
       caller: (ctx) => gatewayCall(ctx)?.client?.name,
+      upstream: (ctx) => gatewayCall(ctx)?.upstream,
       auditContext: gatewayAuditContext,
       onEvent: (event) => {
         if (json !== undefined) return json.event(event);
