@@ -136,8 +136,9 @@ export function loopGuard<St extends LoopGuardStore = MemoryLoopGuardStore>(
   const named = options.key === undefined ? undefined : namedScopes(options.key);
   const refOf = (target: Agent | Crew | string | undefined): LoopScopeRef => {
     if (named !== undefined) return named.refOf(typeof target === "string" ? target : "");
-    if (scope === "global" || typeof target === "string") return { id: "global", owner: NOBODY };
-    if (target === undefined)
+    if (scope === "global") return { id: "global", owner: NOBODY };
+    // Without `key` a name is no scope of this guard: it reads as no agent or crew.
+    if (target === undefined || typeof target === "string")
       return { id: scope === "agent" ? agentScopeId(undefined) : crewScopeId(undefined), owner: NOBODY };
     return { id: "role" in target ? agentScopeId(target) : crewScopeId(target), owner: target };
   };

@@ -60,6 +60,17 @@ describe("loopGuard: key names the scope of each call", () => {
     expect((await hooks.invoke(search, { who: "first" })).status).toBe("ok");
   });
 
+  it("without key, a name given to history() or reset() reads as no agent", async () => {
+    const hooks = new ToolHooks();
+    const guard = loopGuard({ maxRepeats: 2, action: "block", onWarn: () => {} });
+    hooks.use(guard);
+    await hooks.invoke(search, {});
+    expect(guard.history("alice")).toEqual(guard.history());
+    expect(guard.history("alice")).toHaveLength(1);
+    guard.reset("alice");
+    expect(guard.history()).toEqual([]);
+  });
+
   it("refuses scope and key together, and a key that is no function", () => {
     expect(() => loopGuard({ key: byWho, scope: "crew" })).toThrow(/set `scope` or `key`, not both/);
     expect(() => loopGuard({ key: "caller" as never })).toThrow(/`key` must be a function/);
