@@ -33,9 +33,9 @@ const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * Packages besides the core whose sources the suites import (`@toolware/packs/<pack>`, `@toolware/otel`,
- * `@toolware/redis`, `@toolware/ai-sdk`, `@toolware/policy`, `@toolware/cli`).
+ * `@toolware/redis`, `@toolware/ai-sdk`, `@toolware/policy`, `@toolware/cli`, `@toolware/mcp`, `@toolware/gateway`).
  */
-const WORKSPACE_PACKAGES = ["packs", "otel", "redis", "ai-sdk", "policy", "cli"] as const;
+const WORKSPACE_PACKAGES = ["packs", "otel", "redis", "ai-sdk", "policy", "cli", "mcp", "gateway"] as const;
 
 function importPath(fromFile: string, target: string): string {
   const path = relative(dirname(fromFile), target);
@@ -108,9 +108,12 @@ export function buildBench(options: BuildOptions = {}): BuildOutput {
       .replaceAll(/(from\s+)"@toolware\/packs\/([\w-]+)"/g, (_m, from: string, pack: string) => {
         return `${from}"${importPath(outFile, join(outDir, "packs", pack, "index.js"))}"`;
       })
-      .replaceAll(/(from\s+)"@toolware\/(otel|redis|ai-sdk|policy|cli)"/g, (_m, from: string, pkg: string) => {
-        return `${from}"${importPath(outFile, join(outDir, pkg, "index.js"))}"`;
-      });
+      .replaceAll(
+        /(from\s+)"@toolware\/(otel|redis|ai-sdk|policy|cli|mcp|gateway)"/g,
+        (_m, from: string, pkg: string) => {
+          return `${from}"${importPath(outFile, join(outDir, pkg, "index.js"))}"`;
+        },
+      );
   for (const pkg of WORKSPACE_PACKAGES) {
     const src = join(benchDir, "..", "packages", pkg, "src");
     transpile(src, join(outDir, pkg), toWorkspace);

@@ -1,3 +1,4 @@
+import { gatewayConsole, gatewayVerdicts, renderGateway } from "./gateway/report.js";
 import type { Timing } from "./harness.js";
 import { type Found, fmt, fx, locate, overhead, overheadOf, paired, type Results, ratio, timing } from "./measures.js";
 import { redactConsole, redactSection } from "./redact-report.js";
@@ -54,7 +55,7 @@ export function render(info: RunInfo, results: Results): string {
   );
 
   lines.push("## Targets", "", "| target | measured | verdict | note |", "|---|---|---|---|");
-  for (const v of [...judge(results), ...redisVerdicts(results)]) {
+  for (const v of [...judge(results), ...redisVerdicts(results), ...gatewayVerdicts(results)]) {
     lines.push(`| ${v.target} | ${v.measured} | ${v.pass ? "PASS" : "**MISS**"} | ${v.note} |`);
   }
   lines.push("");
@@ -158,6 +159,7 @@ export function render(info: RunInfo, results: Results): string {
     lines.push("", ...heap.notes.map((n) => `- ${n}`), "");
   }
   lines.push(...renderRedisThroughput(results));
+  lines.push(...renderGateway(results));
   return `${lines.join("\n")}\n`;
 }
 
@@ -192,7 +194,8 @@ export function renderConsole(results: Results): string {
   }
   rows.push(...redactConsole(results), "");
   rows.push(...renderRedisThroughput(results).filter((l) => l.startsWith("| ") && !l.startsWith("| subject")));
-  for (const v of [...judge(results), ...redisVerdicts(results)])
+  rows.push(...gatewayConsole(results));
+  for (const v of [...judge(results), ...redisVerdicts(results), ...gatewayVerdicts(results)])
     rows.push(`${v.pass ? "PASS" : "MISS"}  ${v.target}: ${v.measured}`);
   return rows.join("\n");
 }

@@ -28,6 +28,7 @@ const JOBS: Record<string, readonly string[]> = {
   cedar: ["decide"],
   "policy-check": ["1000"],
   inbox: ["latency", "page"],
+  gateway: ["stdio", "http", "load", "memory"],
 };
 const SUITES = Object.keys(JOBS);
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -87,6 +88,7 @@ function runProcess(args: readonly string[]): Promise<SuiteResult> {
     env.BENCH_ROUNDS = "3";
     env.BENCH_ROUND_MS = "40";
     env.BENCH_HEAP_CALLS = "200000";
+    env.BENCH_GATEWAY_CALLS = "4000";
   }
   if (values.wall) env.BENCH_CLOCK = "wall";
   return new Promise((resolvePromise, reject) => {

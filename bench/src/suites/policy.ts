@@ -3,6 +3,7 @@ import type { ToolCallHookContext, ToolCallOutcome } from "@toolware/core";
 import { compileCondition, loadPolicy, parsePolicyText } from "@toolware/policy";
 import { EXPECTED, input, TOOL_NAME } from "../fixtures.js";
 import { type Cases, expectString, runCase, type Subject } from "../harness.js";
+import { fiftyRulePolicy } from "../policy-yaml.js";
 import { direct } from "../references.js";
 import { toolwareStack } from "../toolware-stack.js";
 
@@ -11,27 +12,8 @@ import { toolwareStack } from "../toolware-stack.js";
 
 const CONDITION = 'has(args.query) && size(args.query) < 100 && !args.query.contains("..")';
 
-// 50 rules: 40 by tool and agent, 5 by tag, 4 by glob with a CEL condition, and the one that decides the call.
-function policyYaml(): string {
-  const rules: string[] = [];
-  for (let i = 0; i < 40; i++) {
-    rules.push(
-      `  - name: rule-${i}\n    match: { tools: [tool_${i}], agents: [intern] }\n    decide: deny\n    reason: no tool_${i} for interns`,
-    );
-  }
-  for (let i = 0; i < 5; i++) {
-    rules.push(`  - name: tag-${i}\n    match: { tags: [payments-${i}] }\n    decide: deny\n    reason: payments ${i}`);
-  }
-  for (let i = 0; i < 4; i++) {
-    rules.push(
-      `  - name: db-${i}\n    match: { tools: ["db${i}_*"], when: 'has(args.table) && args.table == "users"' }\n    decide: deny\n    reason: users table`,
-    );
-  }
-  rules.push(
-    `  - name: researchers-search\n    match: { tools: [${TOOL_NAME}], agents: [researcher] }\n    decide: allow`,
-  );
-  return `version: 1\nname: bench\ndefault: allow\nrules:\n${rules.join("\n")}\n`;
-}
+const policyYaml = (): string =>
+  fiftyRulePolicy({ name: "researchers-search", match: `{ tools: [${TOOL_NAME}], agents: [researcher] }` });
 
 function byHand(): Subject {
   const stack = toolwareStack({ hooks: 0 });

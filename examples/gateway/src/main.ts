@@ -23,6 +23,14 @@ export const SECRET = "sk-proj-abc123def456ghi789jkl";
 export interface Summary {
   listed: string[];
   calls: { label: string; isError: boolean; text: string }[];
+  /** One entry per audit line: the tool, the status, and the hooks that decided (the policy rule among them). */
+  audit: string[];
+}
+
+interface AuditLine {
+  tool: string;
+  status: string;
+  hooks: { hook: string; action: string }[];
 }
 
 const textOf = (r: unknown) =>
@@ -32,9 +40,11 @@ export async function main(print: (line: string) => void = console.log): Promise
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "toolware-example-gateway-")));
   mkdirSync(join(dir, "drafts"));
   writeFileSync(join(dir, "notes.txt"), `deploy notes\napi_key=${SECRET}\n`);
+  writeFileSync(join(dir, ".env"), "TOKEN=hush\n");
   const policyFile = join(dir, "toolware.policy.yaml");
   const template = readFileSync(new URL("./toolware.policy.yaml", import.meta.url), "utf8");
-  writeFileSync(policyFile, template.replace("root: DRAFTS", `root: ${JSON.stringify(join(dir, "drafts"))}`));
+  // The filesystem policy of docs/gateway.md, as the page shows it: only its folder is this run's.
+  writeFileSync(policyFile, template.replaceAll("/Users/me/work", dir));
 
   const policy = await watchPolicy(policyFile);
   const hooks = new ToolHooks();
@@ -45,7 +55,7 @@ export async function main(print: (line: string) => void = console.log): Promise
     policy,
   });
   const client = new Client({ name: "example", version: "1.0.0" });
-  const summary: Summary = { listed: [], calls: [] };
+  const summary: Summary = { listed: [], calls: [], audit: [] };
   try {
     await gateway.start();
     const [ours, theirs] = InMemoryTransport.createLinkedPair();
@@ -63,6 +73,7 @@ export async function main(print: (line: string) => void = console.log): Promise
     await call("write ../escape.txt", "write_file", { path: "../escape.txt", content: "x" });
     await call("write draft.txt", "write_file", { path: "draft.txt", content: "a draft" });
     await call("read notes.txt", "read_text_file", { path: join(dir, "notes.txt") });
+    await call("read .env", "read_text_file", { path: join(dir, ".env") });
     writeFileSync(
       policyFile,
       `${readFileSync(policyFile, "utf8")}  - name: no-notes\n    match: { tools: [read_text_file] }\n    decide: deny\n    reason: the notes are private today\n`,
@@ -70,6 +81,13 @@ export async function main(print: (line: string) => void = console.log): Promise
     await policy.reload();
     gateway.toolsChanged();
     await call("read notes.txt after the edit", "read_text_file", { path: join(dir, "notes.txt") });
+    // The policy's audit pack wrote a line per call the chain ran, each naming the rule that decided it.
+    summary.audit = readFileSync(join(dir, "audit.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as AuditLine)
+      .map((r) => `${r.tool} ${r.status}: ${r.hooks.map((h) => `${h.hook} ${h.action}`).join(", ")}`);
+    for (const line of summary.audit) print(`audit: ${line}`);
     return summary;
   } finally {
     policy.close();

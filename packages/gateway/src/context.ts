@@ -14,6 +14,8 @@ import type { GatewayCallInfo } from "./contract.js";
 export interface RunningCall extends GatewayCallInfo {
   /** Asks the client that made the call; undefined when it did not declare elicitation. */
   readonly elicit: ((request: HumanInputRequest) => Promise<ElicitResult>) | undefined;
+  /** The arguments as the client sent them: what an inbox approval binds. */
+  readonly input?: unknown;
 }
 
 const running = new AsyncLocalStorage<RunningCall>();
@@ -21,6 +23,11 @@ const running = new AsyncLocalStorage<RunningCall>();
 /** Runs a forwarded tools/call as that call, so its hooks can see who made it. @internal */
 export function asGatewayCall<T>(call: RunningCall, run: () => T): T {
   return running.run(call, run);
+}
+
+/** The gateway call running now, with what only the gateway's own providers may use. @internal */
+export function runningCall(): RunningCall | undefined {
+  return running.getStore();
 }
 
 /**

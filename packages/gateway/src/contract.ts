@@ -29,6 +29,28 @@ export interface StdioUpstreamConfig extends UpstreamBase {
   /** Added to a minimal inherited environment (the SDK's default set: PATH, HOME, …). */
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
+  /** How this upstream is restarted when it exits or breaks the protocol; overrides `GatewayOptions.restart` key by key. */
+  readonly restart?: RestartOptions;
+}
+
+/**
+ * How a stdio upstream that exits, or writes something on stdout that is not JSON-RPC, is restarted. Each client
+ * session has its own child process, so each session restarts its own. The delay before a restart is
+ * `initialDelayMs` doubled for every restart still in the window, at most `maxDelayMs`, less a random share of up
+ * to `jitter`. More than `maxRestarts` restarts within `windowMs` and the upstream stays down (calls get an error
+ * result) until a call comes once the window has room again.
+ */
+export interface RestartOptions {
+  /** Restarts allowed within `windowMs`; 0 turns restarting off. Default 5. */
+  readonly maxRestarts?: number;
+  /** Default 60 000 (one minute). */
+  readonly windowMs?: number;
+  /** The delay before a first restart. Default 250. */
+  readonly initialDelayMs?: number;
+  /** The longest delay. Default 30 000. */
+  readonly maxDelayMs?: number;
+  /** The largest share of a delay taken off at random (0 to 1), so sessions do not restart in step. Default 0.2. */
+  readonly jitter?: number;
 }
 
 /** An upstream MCP server reached over Streamable HTTP. */
@@ -58,6 +80,8 @@ export interface GatewayOptions {
   readonly separator?: string;
   /** The name and version the gateway gives clients. Default `toolware-gateway` and the package version. */
   readonly serverInfo?: { readonly name: string; readonly version: string };
+  /** How crashed stdio upstreams are restarted (each upstream's `restart` overrides it key by key). */
+  readonly restart?: RestartOptions;
   /** Hears what the gateway does; a throw is ignored. */
   readonly onEvent?: (event: GatewayEvent) => void;
 }
@@ -123,7 +147,31 @@ export type GatewayEvent =
       readonly durationMs: number;
     }
   | { readonly type: "refused"; readonly session: string; readonly tool: string; readonly reason: string }
-  | { readonly type: "draining"; readonly inFlight: number };
+  | { readonly type: "draining"; readonly inFlight: number }
+  | {
+      readonly type: "upstream-restarting";
+      readonly session: string;
+      readonly upstream: string;
+      /** What happened: `exited`, `wrote a line on stdout that is not JSON-RPC …`, `could not be restarted: …`. */
+      readonly reason: string;
+      /** 1 for the first restart within the window. */
+      readonly attempt: number;
+      readonly delayMs: number;
+    }
+  | {
+      readonly type: "upstream-restarted";
+      readonly session: string;
+      readonly upstream: string;
+      readonly attempt: number;
+    }
+  | {
+      readonly type: "upstream-down";
+      readonly session: string;
+      readonly upstream: string;
+      readonly reason: string;
+      /** The restarts made within the window. */
+      readonly restarts: number;
+    };
 
 /** What a hook can learn about the gateway call it runs for (`gatewayCall(ctx)`). */
 export interface GatewayCallInfo {

@@ -3,7 +3,9 @@ import { ToolwareError } from "@toolware/core";
 import { allPages, deniedOutright, describeTools, exposeAll, type Naming, prefixOf, type Tool } from "./catalog.js";
 import type { Gateway, GatewayEvent, GatewayOptions, GatewaySession } from "./contract.js";
 import { listenHttp } from "./http.js";
+import { answerMalformed } from "./malformed.js";
 import { checkGatewayOptions, checkListenOptions } from "./options.js";
+import { Health } from "./readiness.js";
 import { openSession, type SessionEnv } from "./session.js";
 import { connectUpstream, type Upstream } from "./upstream.js";
 
@@ -44,7 +46,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     separator: checked.separator ?? "__",
     prefixes: new Map(checked.upstreams.map((u) => [u.name, prefixOf(u.prefix, u.name, count)])),
   };
+  const health = new Health(checked.upstreams);
   const emit = (event: GatewayEvent): void => {
+    health.observe(event);
     try {
       checked.onEvent?.(event);
     } catch {
@@ -121,7 +125,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
 
     async connect(transport) {
-      const session = await openSession(ready(), transport, "stdio", undefined, () => sessions.delete(session));
+      const session = await openSession(ready(), answerMalformed(transport), "stdio", undefined, () =>
+        sessions.delete(session),
+      );
       sessions.add(session);
       return session;
     },
@@ -129,14 +135,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     async listen(listenOptions) {
       const opts = checkListenOptions(listenOptions);
       ready();
-      return listenHttp(opts, async (transport, id, onEnd) => {
-        const session = await openSession(ready(), transport, "http", id, () => {
-          sessions.delete(session);
-          onEnd();
-        });
-        sessions.add(session);
-        return session;
-      });
+      return listenHttp(
+        opts,
+        async (transport, id, onEnd) => {
+          const session = await openSession(ready(), transport, "http", id, () => {
+            sessions.delete(session);
+            onEnd();
+          });
+          sessions.add(session);
+          return session;
+        },
+        () => health.check(env === undefined ? "not-started" : closing ? "closing" : "started"),
+      );
     },
 
     toolsChanged() {

@@ -1,3 +1,9 @@
+export {
+  type ApprovalChannel,
+  type GatewayApprovalCall,
+  type GatewayApprovalsOptions,
+  gatewayApprovals,
+} from "./approvals.js";
 export { gatewayCall, gatewayElicitation } from "./context.js";
 export type {
   ExposedTool,
@@ -9,6 +15,7 @@ export type {
   GatewaySession,
   HttpUpstreamConfig,
   ListenOptions,
+  RestartOptions,
   StdioUpstreamConfig,
   UpstreamBase,
   UpstreamConfig,

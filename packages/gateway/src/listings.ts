@@ -1,5 +1,6 @@
 import { ErrorCode, McpError, type Resource, type ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
-import { allPages, deniedOutright, exposeAll, type Prompt, type Route, type Tool } from "./catalog.js";
+import { allPages, exposeAll, type Prompt, type Route, type Tool } from "./catalog.js";
+import { hiddenByPolicy } from "./hidden.js";
 import type { SessionEnv } from "./session.js";
 import type { Upstream } from "./upstream.js";
 
@@ -15,6 +16,7 @@ export class Listings {
   #prompts = new Map<string, Route>();
   #uris = new Map<string, Upstream>();
   #toolsRead = false;
+  #hidden: ((tool: Tool) => boolean) | undefined;
   onToolsChanged: (() => void) | undefined;
 
   constructor(
@@ -48,7 +50,8 @@ export class Listings {
     const { policy, hideDenied = true } = this.env.options;
     const route = this.#tools.get(name);
     if (policy === undefined || !hideDenied || route === undefined) return false;
-    return deniedOutright(policy, route.tool);
+    this.#hidden ??= hiddenByPolicy(policy);
+    return this.#hidden(route.tool);
   }
 
   async toolRoute(name: string, signal: AbortSignal): Promise<Route | undefined> {

@@ -1,8 +1,9 @@
 import { closestKey, ToolHooks, ToolwareTypeError } from "@toolware/core";
 import type { GatewayOptions, ListenOptions, UpstreamConfig } from "./contract.js";
+import { checkRestart } from "./restart-policy.js";
 
-const GATEWAY_KEYS = ["upstreams", "hooks", "policy", "hideDenied", "separator", "serverInfo", "onEvent"];
-const STDIO_KEYS = ["name", "prefix", "trusted", "command", "args", "env", "cwd"];
+const GATEWAY_KEYS = ["upstreams", "hooks", "policy", "hideDenied", "separator", "serverInfo", "onEvent", "restart"];
+const STDIO_KEYS = ["name", "prefix", "trusted", "command", "args", "env", "cwd", "restart"];
 const HTTP_KEYS = ["name", "prefix", "trusted", "url", "headers"];
 const LISTEN_KEYS = ["host", "port", "bearerToken", "allowedHosts", "allowedOrigins", "maxBodyBytes"];
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -39,7 +40,9 @@ function checkUpstream(value: unknown, index: number): UpstreamConfig {
   const isHttp = "url" in value;
   if (isHttp === "command" in value)
     throw invalid(`${where} needs exactly one of \`command\` (stdio) or \`url\` (HTTP)`);
+  if (isHttp && "restart" in value) throw invalid(`${where}.restart applies to stdio upstreams (\`command\`) only`);
   checkKeys(value, isHttp ? HTTP_KEYS : STDIO_KEYS, where);
+  checkRestart(value.restart, `${where}.restart`);
   if (typeof value.name !== "string" || !NAME.test(value.name)) {
     throw invalid(`${where}.name must be 1-64 letters, digits, "-" or "_", starting with a letter or digit`);
   }
@@ -106,6 +109,7 @@ export function checkGatewayOptions(options: unknown): GatewayOptions {
     }
     checkKeys(serverInfo, ["name", "version"], "createGateway(): serverInfo");
   }
+  checkRestart(options.restart, "createGateway(): restart");
   if (onEvent !== undefined && typeof onEvent !== "function")
     throw invalid("createGateway(): `onEvent` must be a function");
   return { ...(options as unknown as GatewayOptions), upstreams };

@@ -23,6 +23,7 @@ import type { Naming, Route, Tool } from "./catalog.js";
 import { asGatewayCall } from "./context.js";
 import type { GatewayEvent, GatewayOptions, GatewaySession } from "./contract.js";
 import { Listings } from "./listings.js";
+import { answerInvalidParams } from "./params.js";
 import { ANY_RESULT, connectUpstream, type Downstream, type Upstream } from "./upstream.js";
 
 /** What every session of one gateway shares. @internal */
@@ -56,6 +57,7 @@ export async function openSession(
   const { options, emit } = env;
   const info = options.serverInfo ?? { name: "toolware-gateway", version: env.version };
   const server = new Server({ name: info.name, version: info.version }, { capabilities: env.capabilities });
+  answerInvalidParams(server);
   const downstream: Downstream = {
     request: (request, signal) => server.request(request, ANY_RESULT, { signal, timeout: CALL_TIMEOUT_MS }),
     notify: async (notification) => {
@@ -72,7 +74,12 @@ export async function openSession(
     connecting ??= (async () => {
       const caps: ClientCapabilities = server.getClientCapabilities() ?? {};
       const settled = await Promise.allSettled(
-        options.upstreams.map((c) => connectUpstream(c, options.hooks, caps, downstream, emit, env.version)),
+        options.upstreams.map((c) =>
+          connectUpstream(c, options.hooks, caps, downstream, emit, env.version, {
+            session: id,
+            restart: options.restart,
+          }),
+        ),
       );
       const ok = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
       const failed = settled.find((s) => s.status === "rejected");
@@ -120,7 +127,14 @@ export async function openSession(
               },
               { signal: q.signal, relatedRequestId: extra.requestId, timeout: CALL_TIMEOUT_MS },
             );
-    const call = { session: id, upstream: route.upstream.config.name, exposedName: name, client: client(), elicit };
+    const call = {
+      session: id,
+      upstream: route.upstream.config.name,
+      exposedName: name,
+      client: client(),
+      elicit,
+      input: params.arguments ?? {},
+    };
     const target = route;
     const result = await env.track(
       asGatewayCall(call, () =>

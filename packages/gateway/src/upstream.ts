@@ -14,7 +14,9 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolHooks } from "@toolware/core";
 import { guardClient } from "@toolware/mcp";
-import type { GatewayEvent, UpstreamConfig } from "./contract.js";
+import type { GatewayEvent, RestartOptions, UpstreamConfig } from "./contract.js";
+import { restartPolicy } from "./restart-policy.js";
+import { SupervisedTransport } from "./supervised.js";
 import { untrustedTransport } from "./untrusted.js";
 
 /** Where an upstream's requests and notifications to its client go: the session's client. @internal */
@@ -29,7 +31,15 @@ export interface Upstream {
   /** Guarded: every tools/call it sends runs the hooks. */
   readonly client: Client;
   readonly capabilities: ServerCapabilities;
+  /** A supervised stdio upstream's state (`up`, `restarting`, `down`, `closed`); undefined for the others. */
+  readonly state?: () => string;
   close(): Promise<void>;
+}
+
+/** A session's connection is supervised (restarted when its stdio child crashes); probes are not. @internal */
+export interface Supervise {
+  readonly session: string;
+  readonly restart: RestartOptions | undefined;
 }
 
 // The notifications the protocol layer handles itself on both sides (a request's progress and cancellation).
@@ -61,6 +71,7 @@ export async function connectUpstream(
   downstream: Downstream | undefined,
   emit: (event: GatewayEvent) => void,
   version: string,
+  supervise?: Supervise,
 ): Promise<Upstream> {
   const capabilities: ClientCapabilities = {};
   for (const key of ["sampling", "elicitation", "roots"] as const) {
@@ -80,7 +91,18 @@ export async function connectUpstream(
     };
   }
   guardClient(client, hooks);
-  const raw = transportOf(config);
+  const stdio = "command" in config ? config : undefined;
+  const policy = stdio && supervise && restartPolicy(supervise.restart, stdio.restart);
+  const supervised =
+    policy === undefined
+      ? undefined
+      : new SupervisedTransport(() => transportOf(config), {
+          session: (supervise as Supervise).session,
+          upstream: config.name,
+          policy,
+          emit,
+        });
+  const raw = supervised ?? transportOf(config);
   const transport = config.trusted === false ? untrustedTransport(raw) : raw;
   let closing = false;
   client.onclose = () => {
@@ -93,6 +115,7 @@ export async function connectUpstream(
     config,
     client,
     capabilities: client.getServerCapabilities() ?? {},
+    ...(supervised === undefined ? {} : { state: () => supervised.state }),
     close: async () => {
       closing = true;
       await client.close();

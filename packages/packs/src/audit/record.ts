@@ -1,5 +1,5 @@
 import { type CallStatus, messageOf, type ToolCallHookContext, ToolwareError, toolwareCode } from "@toolware/core";
-import { type HookDecision, hookDecisions } from "../internal/decisions.js";
+import { type HookDecision, hookDecisions, policyDecider } from "../internal/decisions.js";
 import { truncate } from "../internal/truncate.js";
 import type { AuditContext } from "./options.js";
 
@@ -169,7 +169,7 @@ export class RecordBuilder {
       ...codeOf(status, ctx.error),
       result: this.#text(ctx.toolResult ?? "", this.#maxResult),
       durationMs: Math.round((endedAt - startedAt) * 1000) / 1000,
-      hooks: hookDecisions(ctx.trace, (text) => this.#text(text, this.#maxResult)),
+      hooks: hookDecisions(ctx.trace, (text) => this.#text(text, this.#maxResult), policyDecider(ctx.state)),
       ...this.#contextOf(ctx),
     };
     const rest = JSON.stringify(this.#failed ? { ...tail, redactionFailed: true } : tail);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { closestKey, messageOf, ToolwareError } from "@toolware/core";
-import type { UpstreamConfig } from "@toolware/gateway";
+import type { RestartOptions, UpstreamConfig } from "@toolware/gateway";
 import { usageError } from "../kit.js";
 import { checkStoreConfig, STORE_KEYS } from "./store.js";
 
@@ -14,14 +14,27 @@ export interface GatewayFileConfig {
   readonly separator?: string;
   /** The environment variable holding the bearer token clients of `--listen` must send. */
   readonly bearerTokenEnv?: string;
+  /** The environment variable holding the inbox's signing keys (with `--inbox`). Default `TOOLWARE_INBOX_KEYS`. */
+  readonly inboxKeysEnv?: string;
   /** A Redis URL the instances share (`--store` wins); `storePrefix`, `storePasswordEnv`: see store.ts. */
   readonly store?: string;
   readonly storePrefix?: string;
   readonly storePasswordEnv?: string;
   readonly storeTimeoutMs?: number;
+  /** How crashed stdio upstreams are restarted (checked by the gateway). */
+  readonly restart?: RestartOptions;
 }
 
-const KEYS = ["upstreams", "name", "hideDenied", "separator", "bearerTokenEnv", ...STORE_KEYS];
+const KEYS = [
+  "upstreams",
+  "name",
+  "hideDenied",
+  "separator",
+  "bearerTokenEnv",
+  "inboxKeysEnv",
+  "restart",
+  ...STORE_KEYS,
+];
 
 /** Reads `--config`: JSON, unknown keys refused with a hint (the upstreams themselves are checked by the gateway). */
 export function readConfig(cwd: string, file: string | undefined): GatewayFileConfig {

@@ -180,6 +180,13 @@ describe("toolware gateway: usage", () => {
     );
     expect(config.code).toBe(1);
     expect(config.err).toContain('did you mean "upstreams"');
+    writeFileSync(join(dir, "gateway.json"), JSON.stringify({ restart: { maxRestart: 1 } }));
+    const restart = await inProcess(
+      ["gateway", "--policy", "policy.yaml", "--config", "gateway.json", "--", "node"],
+      dir,
+    );
+    expect(restart.code).not.toBe(0);
+    expect(restart.err).toContain('restart: unknown option `maxRestart` (did you mean "maxRestarts"?)');
     const help = await inProcess(["gateway", "--help"], dir);
     expect(help.code).toBe(0);
     expect(help.out).toContain("usage: toolware gateway <command>... [options]");

@@ -1,23 +1,28 @@
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ToolHooks, ToolwareError } from "@toolware/core";
-import { createGateway, type GatewayEvent, gatewayCall, gatewayElicitation } from "@toolware/gateway";
+import { createGateway, type GatewayEvent, gatewayCall } from "@toolware/gateway";
 import { formatIssue, type PolicyEvent, PolicyLoadError, watchPolicy } from "@toolware/policy";
 import { defineCommand, EXIT, usageError } from "../kit.js";
 import { listenAddress, readConfig } from "./config.js";
+import { gatewayHumanInput, INBOX_FLAGS } from "./inbox.js";
 import { gatewayAuditContext, jsonLogFor } from "./log.js";
 import { flagUrl, openGatewayStores, storeSettings } from "./store.js";
 
-function reloadProblem(event: PolicyEvent, policyFile: string): string | undefined {
+function reloadProblem(event: PolicyEvent, policyFile: string, inForce: number): string | undefined {
   if (event.type !== "reload-error") return undefined;
   const error = event.error;
   const lines = error instanceof PolicyLoadError ? error.issues.map(formatIssue) : [`${policyFile}: ${String(error)}`];
-  return `toolware gateway: the policy edit is refused, the last good policy (version ${event.version}) stays in force:\n${lines.join("\n")}\n`;
+  return `toolware gateway: the policy edit is refused, the last good policy (version ${inForce}) stays in force:\n${lines.join("\n")}\n`;
 }
 
 function describe(event: GatewayEvent): string | undefined {
   if (event.type === "upstream-closed") return `toolware gateway: upstream ${event.upstream} closed\n`;
   if (event.type === "upstream-error") return `toolware gateway: upstream ${event.upstream}: ${String(event.error)}\n`;
+  if (event.type === "upstream-restarting")
+    return `toolware gateway: upstream ${event.upstream} ${event.reason}; restart ${event.attempt} in ${event.delayMs} ms\n`;
+  if (event.type === "upstream-restarted") return `toolware gateway: upstream ${event.upstream} restarted\n`;
+  if (event.type === "upstream-down") return `toolware gateway: upstream ${event.upstream} is down: ${event.reason}\n`;
   if (event.type === "draining") return `toolware gateway: draining ${event.inFlight} call(s) in flight\n`;
   return undefined;
 }
@@ -53,6 +58,7 @@ export const gateway = defineCommand({
       value: "FORMAT",
       description: "text (default): lines for people; json: one pino JSON line per event, on stderr",
     },
+    ...INBOX_FLAGS,
   },
   failure: "the policy or the config cannot be read, or an upstream cannot be started",
   async run({ positionals, options }, io) {
@@ -68,6 +74,14 @@ export const gateway = defineCommand({
     const policyFile = resolve(io.cwd, options.policy);
     const [command, ...args] = positionals as [string, ...string[]];
     const shared = await openGatewayStores(storeSettings(storeFlag, config), io.err);
+    const approvals = await gatewayHumanInput(options, config.inboxKeysEnv, io.cwd, process.env).catch(
+      async (error: unknown) => {
+        await shared.close();
+        throw error;
+      },
+    );
+    // A reload-error's version is the one tried; the message names the version still in force.
+    let inForce = 1;
     const policy = await watchPolicy(policyFile, {
       ...(shared.stores === undefined ? {} : { stores: shared.stores }),
       connect: shared.connect,
@@ -76,18 +90,19 @@ export const gateway = defineCommand({
       upstream: (ctx) => gatewayCall(ctx)?.upstream,
       auditContext: gatewayAuditContext,
       onEvent: (event) => {
+        if (event.type === "reload") inForce = event.version;
         if (json !== undefined) return json.event(event);
-        const problem = reloadProblem(event, options.policy as string);
+        const problem = reloadProblem(event, options.policy as string, inForce);
         if (problem !== undefined) io.err(problem);
         if (event.type === "reload") io.err(`toolware gateway: policy version ${event.version} in force\n`);
         if (event.type === "shadow")
           io.err(`toolware gateway: shadow ${event.effect} ${event.toolName} (rule ${event.rule})\n`);
       },
     }).catch(async (error: unknown) => {
-      await shared.close();
+      await Promise.allSettled([shared.close(), approvals.close()]);
       throw error;
     });
-    const hooks = new ToolHooks({ humanInput: gatewayElicitation() });
+    const hooks = new ToolHooks({ humanInput: approvals.humanInput });
     hooks.use(policy);
     const gw = createGateway({
       upstreams: [{ name: config.name ?? "server", command, args }, ...(config.upstreams ?? [])],
@@ -95,6 +110,7 @@ export const gateway = defineCommand({
       policy,
       ...(config.hideDenied === undefined ? {} : { hideDenied: config.hideDenied }),
       ...(config.separator === undefined ? {} : { separator: config.separator }),
+      ...(config.restart === undefined ? {} : { restart: config.restart }),
       onEvent: (event) => {
         if (json !== undefined) return json.event(event);
         const line = describe(event);
@@ -138,6 +154,7 @@ export const gateway = defineCommand({
       process.off("SIGHUP", onHup);
       policy.close();
       await shared.close();
+      await approvals.close();
     }
   },
 });
