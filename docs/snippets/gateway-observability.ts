@@ -15,6 +15,7 @@ const log = gatewayLog(pino(pino.destination(2))); // stderr: over stdio, stdout
 
 const policy = await watchPolicy("toolware.policy.yaml", {
   caller: (ctx) => gatewayCall(ctx)?.client?.name, // for `callers` matches and `key: caller` rate limits
+  upstream: (ctx) => gatewayCall(ctx)?.upstream, // for `key: upstream` rate limits and `scope: upstream` loop guards
   auditContext: gatewayAuditContext, // client, upstream and session in every audit line, beside the rule
   onEvent: log, // reloads, refused edits with their lines, shadow decisions
 });

@@ -7,6 +7,7 @@ import { guardClock, ownOptions } from "../internal/options.js";
 import { agentScopeId, crewScopeId } from "../internal/scope-id.js";
 import { isThenable } from "../internal/thenable.js";
 import { toolFilter } from "../internal/tool-selector.js";
+import { namedScopes } from "./keyed.js";
 import { type LoopGuardOptions, validate } from "./options.js";
 import {
   type LoopGuardStore,
@@ -45,8 +46,9 @@ export interface LoopEvent {
   readonly count: number;
   /** The threshold that was reached (`maxRepeats` or `maxInWindow`). */
   readonly limit: number;
-  readonly scope: LoopScope;
-  /** The agent's role, the crew's name, or `"global"`. */
+  /** `"key"` when the `key` option names the scope. */
+  readonly scope: LoopScope | "key";
+  /** The agent's role, the crew's name, `"global"`, or what the `key` option answered. */
   readonly scopeName: string;
   /** What the guard does with the call. */
   readonly action: "warn" | "block";
@@ -57,13 +59,16 @@ export interface LoopEvent {
 
 /** The pack {@link loopGuard} returns; `H` is what `history()` answers (a promise of the list with a remote store). */
 export type LoopGuardPack<H = LoopHistoryEntry[]> = Pack<{
-  /** Forgets what one agent's or crew's calls were (or everyone's, without an argument); a promise with a remote store. */
-  reset(target?: Agent | Crew): void | Promise<void>;
+  /**
+   * Forgets what one agent's or crew's calls were (a name the `key` option answers, with it), or everyone's without
+   * an argument; a promise with a remote store.
+   */
+  reset(target?: Agent | Crew | string): void | Promise<void>;
   /**
    * The calls the guard let through in a scope, oldest first (a copy); no argument: calls with no agent/crew, or the
-   * global scope. A promise with a remote store.
+   * global scope; with the `key` option, a name it answers. A promise with a remote store.
    */
-  history(target?: Agent | Crew): H;
+  history(target?: Agent | Crew | string): H;
 }>;
 
 // Calls without an agent (scope "agent") or a crew (scope "crew"), and the "global" scope, share this one.
@@ -128,20 +133,26 @@ export function loopGuard<St extends LoopGuardStore = MemoryLoopGuardStore>(
   const store: LoopGuardStore = options.store ?? memoryLoopGuardStore();
   const rule: LoopRule = { maxRepeats, maxInWindow, windowMs, historySize, blocks: action === "block" };
 
-  const refOf = (target: Agent | Crew | undefined): LoopScopeRef => {
+  const named = options.key === undefined ? undefined : namedScopes(options.key);
+  const refOf = (target: Agent | Crew | string | undefined): LoopScopeRef => {
+    if (named !== undefined) return named.refOf(typeof target === "string" ? target : "");
     if (scope === "global") return { id: "global", owner: NOBODY };
-    if (target === undefined)
+    // Without `key` a name is no scope of this guard: it reads as no agent or crew.
+    if (target === undefined || typeof target === "string")
       return { id: scope === "agent" ? agentScopeId(undefined) : crewScopeId(undefined), owner: NOBODY };
     return { id: "role" in target ? agentScopeId(target) : crewScopeId(target), owner: target };
   };
-  const scopeOf = (ctx: ToolCallHookContext): LoopScopeRef =>
-    refOf(scope === "agent" ? ctx.agent : scope === "crew" ? ctx.crew : undefined);
-  const scopeName = (ctx: ToolCallHookContext): string =>
-    scope === "agent"
-      ? `agent ${ctx.agent?.role ?? "(none)"}`
-      : scope === "crew"
-        ? `crew ${ctx.crew?.name ?? (ctx.crew === undefined ? "(none)" : "(unnamed)")}`
-        : "global";
+  // The `key` option is asked once per call: its answer names both the counted scope and the event's scopeName.
+  const scopeOf = (ctx: ToolCallHookContext, name: string | undefined): LoopScopeRef =>
+    name !== undefined ? refOf(name) : refOf(scope === "agent" ? ctx.agent : scope === "crew" ? ctx.crew : undefined);
+  const scopeName = (ctx: ToolCallHookContext, name: string | undefined): string =>
+    name !== undefined
+      ? name || "(none)"
+      : scope === "agent"
+        ? `agent ${ctx.agent?.role ?? "(none)"}`
+        : scope === "crew"
+          ? `crew ${ctx.crew?.name ?? (ctx.crew === undefined ? "(none)" : "(unnamed)")}`
+          : "global";
 
   const keyOf = (ctx: ToolCallHookContext): string => {
     if (!sameInput) return ctx.toolName;
@@ -153,13 +164,13 @@ export function loopGuard<St extends LoopGuardStore = MemoryLoopGuardStore>(
     }
   };
 
-  const describe = (kind: LoopEvent["kind"], ctx: ToolCallHookContext, count: number): string => {
+  const describe = (kind: LoopEvent["kind"], ctx: ToolCallHookContext, count: number, name?: string): string => {
     const what = sameInput ? " with the same input" : "";
     const span = kind === "repeats" ? "in a row" : `within ${formatDuration(windowMs)}`;
-    return `Loop detected: ${ctx.toolName} called ${count} times ${span}${what} by ${scopeName(ctx)}.`;
+    return `Loop detected: ${ctx.toolName} called ${count} times ${span}${what} by ${scopeName(ctx, name)}.`;
   };
 
-  const decide = (ctx: ToolCallHookContext, counts: LoopCounts): void => {
+  const decide = (ctx: ToolCallHookContext, counts: LoopCounts, name: string | undefined): void => {
     const checked = checkedCounts(counts);
     const kind = triggered(rule, checked);
     if (kind === undefined) return;
@@ -169,10 +180,10 @@ export function loopGuard<St extends LoopGuardStore = MemoryLoopGuardStore>(
       toolName: ctx.toolName,
       count,
       limit: kind === "repeats" ? maxRepeats : maxInWindow,
-      scope,
-      scopeName: scopeName(ctx),
+      scope: named === undefined ? scope : "key",
+      scopeName: scopeName(ctx, name),
       action,
-      message: describe(kind, ctx, count),
+      message: describe(kind, ctx, count, name),
       ctx,
     };
     onWarn(event);
@@ -185,12 +196,13 @@ export function loopGuard<St extends LoopGuardStore = MemoryLoopGuardStore>(
 
   // A sync store keeps the hook promise-free.
   function loopGuardHook(ctx: ToolCallHookContext): void | Promise<void> {
+    const name = named?.nameOf(ctx);
     const key = keyOf(ctx);
     const t = now();
     const entry = { toolName: ctx.toolName, agentRole: ctx.agent?.role, callId: ctx.callId, at: t };
-    const counts = store.observe(scopeOf(ctx), key, t, rule, entry);
-    if (isThenable(counts)) return Promise.resolve(counts).then((c) => decide(ctx, c));
-    decide(ctx, counts);
+    const counts = store.observe(scopeOf(ctx, name), key, t, rule, entry);
+    if (isThenable(counts)) return Promise.resolve(counts).then((c) => decide(ctx, c, name));
+    decide(ctx, counts, name);
   }
 
   return definePack({
@@ -209,8 +221,8 @@ export function loopGuard<St extends LoopGuardStore = MemoryLoopGuardStore>(
         },
       },
     ],
-    reset: (target?: Agent | Crew) =>
-      store.reset(target === undefined || scope === "global" ? undefined : refOf(target)),
-    history: (target?: Agent | Crew) => store.history(refOf(target)) as ReturnType<St["history"]>,
+    reset: (target?: Agent | Crew | string) =>
+      store.reset(target === undefined || (scope === "global" && named === undefined) ? undefined : refOf(target)),
+    history: (target?: Agent | Crew | string) => store.history(refOf(target)) as ReturnType<St["history"]>,
   });
 }

@@ -1,4 +1,4 @@
-import type { AgentFilter } from "@toolware/core";
+import type { AgentFilter, ToolCallHookContext } from "@toolware/core";
 import type { Duration } from "../internal/duration.js";
 import { packTypeError, shown } from "../internal/errors.js";
 import {
@@ -25,6 +25,12 @@ export interface LoopGuardOptions<St extends LoopGuardStore = MemoryLoopGuardSto
   sameInput?: boolean;
   /** Whose calls are counted together: each agent's, each crew's, or all. Default `"agent"`. */
   scope?: LoopScope;
+  /**
+   * Names whose calls are counted together instead of `scope` (not both): calls it answers the same string for share
+   * one streak and window, e.g. a gateway's client. A throw or an answer that is no string fails the hook (a
+   * blocking guard blocks the call).
+   */
+  key?: (ctx: ToolCallHookContext) => string;
   /** `"warn"` (default, like the seed) lets the call run; `"block"` stops it. */
   action?: "warn" | "block";
   /** Told about every call that looks like a loop. Default: `console.warn`. */
@@ -53,6 +59,7 @@ const OPTION_KEYS = [
   "windowMs",
   "sameInput",
   "scope",
+  "key",
   "action",
   "onWarn",
   "message",
@@ -90,6 +97,10 @@ export function validate(options: LoopGuardOptions<LoopGuardStore>): void {
   }
   if (action !== undefined && action !== "warn" && action !== "block") {
     throw invalid(`\`action\` must be "warn" or "block", got ${shown(action)}`);
+  }
+  checkFunction(options.key, "key", PREFIX, " (ctx) => string");
+  if (options.key !== undefined && scope !== undefined) {
+    throw invalid("set `scope` or `key`, not both: `key` names the scope of each call");
   }
   checkBoolean(sameInput, "sameInput", PREFIX);
   checkFunction(onWarn, "onWarn", PREFIX);

@@ -14,7 +14,7 @@ import { queryRules, safePath, validate } from "@toolware/packs/validate";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkPolicyObject, type PacksDoc } from "../index.js";
-import { rateLimitOptions } from "../runtime/packs.js";
+import { loopGuardOptions, rateLimitOptions } from "../runtime/keys.js";
 import { packsSpec } from "./spec-packs.js";
 import { sampleOf } from "./test-fixtures.js";
 
@@ -40,7 +40,7 @@ const build: { [K in keyof Required<PacksDoc>]: (options: Options) => { close?: 
   },
   "rate-limit": (o) => rateLimit(rateLimitOptions(o as never, undefined) as never),
   cache: (o) => cache({ tools: "*", ...o } as never),
-  "loop-guard": (o) => loopGuard(o as never),
+  "loop-guard": (o) => loopGuard(loopGuardOptions(o as never, undefined) as never),
   timeout: (o) => timeout(o as never),
   retry: (o) => retry(o as never),
   "circuit-breaker": (o) => circuitBreaker(o as never),

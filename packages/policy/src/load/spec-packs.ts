@@ -178,8 +178,19 @@ const rateLimit = object(
     max: { spec: integer(1), description: "Calls allowed per window.", required: true },
     per: { spec: duration, description: "The window (`1m`, `10s`, or milliseconds).", required: true },
     key: {
-      spec: oneOf(["tool", "agent", "global", "tool+agent", "caller", "tool+caller"]),
-      description: "What calls are counted under (`caller`: who `loadPolicy`'s `caller` option says is calling).",
+      spec: oneOf([
+        "tool",
+        "agent",
+        "global",
+        "tool+agent",
+        "caller",
+        "tool+caller",
+        "upstream",
+        "tool+upstream",
+        "caller+upstream",
+      ]),
+      description:
+        "What calls are counted under (`caller` and `upstream`: what `loadPolicy`'s `caller` and `upstream` options answer).",
       default: "`tool`",
     },
     algorithm: {
@@ -228,8 +239,9 @@ const loopGuard = object(
       default: "`false`",
     },
     scope: {
-      spec: oneOf(["agent", "crew", "global"]),
-      description: "Whose calls are counted together.",
+      spec: oneOf(["agent", "crew", "global", "caller", "upstream", "caller+upstream"]),
+      description:
+        "Whose calls are counted together (`caller` and `upstream`: what `loadPolicy`'s `caller` and `upstream` options answer).",
       default: "`agent`",
     },
     action: {

@@ -122,6 +122,7 @@ export async function compilePolicy(loaded: LoadedDocument, c: CompileContext): 
     urls: await connectAll(loaded, c.options),
     auditContext: c.options.auditContext,
     caller: c.options.caller,
+    upstream: c.options.upstream,
   };
   const rules: RuntimeRule[] = [];
   const gates = new Map<number, BeforeToolCallHookType>();

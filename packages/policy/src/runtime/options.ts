@@ -38,6 +38,11 @@ export interface LoadPolicyOptions {
   readonly humanInput?: HumanInputProvider;
   /** Who is calling (the `callers` of a match and `caller` in CEL). A throw denies the call (fail closed). */
   readonly caller?: (ctx: ToolCallHookContext) => string | undefined;
+  /**
+   * Through which upstream a call goes (a gateway's upstream), for the rate limits and loop guards the file keys by
+   * upstream. A throw fails the call (fail closed).
+   */
+  readonly upstream?: (ctx: ToolCallHookContext) => string | undefined;
   /** Hears every decision, shadow decision, reload and reload failure. A throw is reported and ignored. */
   readonly onEvent?: (event: PolicyEvent) => void;
   /** Overrides the mode of the file and of every rule: `shadow` to roll a policy out, `enforce` to force it on. */
@@ -59,13 +64,15 @@ export interface PolicyStores {
   readonly cache?: () => NonNullable<CacheOptions["store"]>;
   readonly loopGuard?: () => LoopGuardStore;
   readonly circuitBreaker?: () => CircuitStore;
-  /** The `caller` option, for the rate limits the file keys by caller. */
+  /** The `caller` option, for the rate limits and loop guards the file keys by caller. */
   readonly caller?: LoadPolicyOptions["caller"];
+  /** The `upstream` option, for the rate limits and loop guards the file keys by upstream. */
+  readonly upstream?: LoadPolicyOptions["upstream"];
   /** The `auditContext` option, for the audit packs the file attaches. */
   readonly auditContext?: LoadPolicyOptions["auditContext"];
 }
 
-const KEYS = ["stores", "connect", "humanInput", "caller", "onEvent", "mode", "priority", "auditContext"];
+const KEYS = ["stores", "connect", "humanInput", "caller", "upstream", "onEvent", "mode", "priority", "auditContext"];
 const STORE_KEYS = ["rateLimit", "cache", "loopGuard", "circuitBreaker"];
 const CONNECT_KEYS = ["redis"];
 const ALIASES: Readonly<Record<string, string>> = {
@@ -105,10 +112,11 @@ export function checkOptions(options: LoadPolicyOptions | undefined): LoadPolicy
     throw invalid("the options must be an object");
   }
   checkKeysOf(options, KEYS, "option", ALIASES);
-  const { stores, connect, humanInput, caller, onEvent, mode, priority, auditContext } = options;
+  const { stores, connect, humanInput, caller, upstream, onEvent, mode, priority, auditContext } = options;
   for (const [name, fn] of [
     ["humanInput", humanInput],
     ["caller", caller],
+    ["upstream", upstream],
     ["onEvent", onEvent],
     ["auditContext", auditContext],
   ] as const) {
@@ -129,7 +137,17 @@ export function checkOptions(options: LoadPolicyOptions | undefined): LoadPolicy
     }
   }
   const frozenConnect = connect === undefined ? undefined : Object.freeze({ redis: connect.redis });
-  return Object.freeze({ stores, connect: frozenConnect, humanInput, caller, onEvent, mode, priority, auditContext });
+  return Object.freeze({
+    stores,
+    connect: frozenConnect,
+    humanInput,
+    caller,
+    upstream,
+    onEvent,
+    mode,
+    priority,
+    auditContext,
+  });
 }
 
 function checkStores(stores: unknown, where: string): asserts stores is PolicyStoresOption {

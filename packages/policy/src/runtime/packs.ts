@@ -12,7 +12,10 @@ import { timeout } from "@toolware/packs/timeout";
 import { queryRules, safePath } from "@toolware/packs/validate";
 import type { KeyPath, LoadedDocument, PacksDoc } from "../document.js";
 import { compileError, StoreUnavailable } from "./errors.js";
+import { loopGuardOptions, rateLimitOptions } from "./keys.js";
 import type { PolicyStores } from "./options.js";
+
+export { rateLimitOptions } from "./keys.js";
 
 /** The pack names a rule can attach, in the order they are attached. */
 export const PACK_NAMES = [
@@ -99,23 +102,6 @@ export function urlsNamed(packs: PacksDoc, fileDefault: string | undefined, at: 
   return out;
 }
 
-// Counted per caller (a gateway's client): what the `caller` option answers, `caller:` alone for no answer. A throw
-// fails the call, as the pack's own key functions do; without the option every call is the same (unknown) caller.
-function callerKey(
-  key: "caller" | "tool+caller",
-  caller: PolicyStores["caller"],
-): (ctx: ToolCallHookContext) => string {
-  return key === "caller"
-    ? (ctx) => `caller:${caller?.(ctx) ?? ""}`
-    : // A tuple, so no tool name and caller put together can read as another pair.
-      (ctx) => `tool+caller:${JSON.stringify([ctx.toolName, caller?.(ctx) ?? ""])}`;
-}
-
-/** A file's rate-limit options as the pack takes them: a `caller` key becomes its key function. @internal */
-export function rateLimitOptions(o: Data, caller: PolicyStores["caller"]): Data {
-  return o.key === "caller" || o.key === "tool+caller" ? { ...o, key: callerKey(o.key, caller) } : o;
-}
-
 function withStore(options: Data, store: unknown): Data {
   const { store: _ref, ...rest } = options;
   return store === undefined ? rest : { ...rest, store };
@@ -174,7 +160,7 @@ function make(
     case "validate":
       return validatePacks(o);
     case "rate-limit": {
-      const keyed = rateLimitOptions(o, stores.caller);
+      const keyed = rateLimitOptions(o, stores);
       return [
         rateLimit(
           withStore(keyed, storeFor("rate-limit", o.store, fileDefault, stores)) as unknown as Opt<typeof rateLimit>,
@@ -193,7 +179,10 @@ function make(
     case "loop-guard":
       return [
         loopGuard(
-          withStore(o, storeFor("loop-guard", o.store, fileDefault, stores)) as unknown as Opt<typeof loopGuard>,
+          withStore(
+            loopGuardOptions(o, stores),
+            storeFor("loop-guard", o.store, fileDefault, stores),
+          ) as unknown as Opt<typeof loopGuard>,
         ),
       ];
     case "timeout":

@@ -87,6 +87,7 @@ export const gateway = defineCommand({
       connect: shared.connect,
       ...(options.shadow ? { mode: "shadow" as const } : {}),
       caller: (ctx) => gatewayCall(ctx)?.client?.name,
+      upstream: (ctx) => gatewayCall(ctx)?.upstream,
       auditContext: gatewayAuditContext,
       onEvent: (event) => {
         if (event.type === "reload") inForce = event.version;
