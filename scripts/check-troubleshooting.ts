@@ -91,8 +91,7 @@ function sourceFiles(dir: string): string[] {
     // An `e2e` folder is test code (left out of every tarball), like a `.test.ts` file.
     if (entry.isDirectory()) {
       if (entry.name !== "e2e") out.push(...sourceFiles(path));
-    }
-    else if (entry.name.endsWith(".ts") && !isTestFile(entry.name)) out.push(path);
+    } else if (entry.name.endsWith(".ts") && !isTestFile(entry.name)) out.push(path);
   }
   return out;
 }
