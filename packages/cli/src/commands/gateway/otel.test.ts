@@ -8,9 +8,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { defineTool, ToolHooks } from "@toolware/core";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { inProcess } from "../test-fixtures.js";
-import { otelSettings } from "./otel.js";
+import { otelSettings, startGatewayTracing } from "./otel.js";
 
 const root = new URL("../../../../../", import.meta.url).pathname;
 const loader = new URL("node_modules/tsx/dist/loader.mjs", `file://${root}`).href;
@@ -208,6 +209,28 @@ describe("toolware gateway --otel", () => {
       await otlp.close();
     }
   }, 60_000);
+
+  it("in this process: spans go out on close, and close takes the tracing hook away", async () => {
+    const otlp = await collector();
+    try {
+      vi.stubEnv("OTEL_BSP_SCHEDULE_DELAY", "60000");
+      const hooks = new ToolHooks();
+      const echo = defineTool({ name: "echo", execute: async ({ text }: { text: string }) => text });
+      expect(await startGatewayTracing(undefined, hooks)).toBeUndefined();
+      const tracing = await startGatewayTracing({ url: `${otlp.base}/v1/traces` }, hooks);
+      expect(await hooks.invoke(echo, { text: "one" })).toMatchObject({ status: "ok", result: "one" });
+      expect(otlp.spans()).toEqual([]);
+      await tracing?.close();
+      expect(otlp.spans().map((s) => [s.name, s.resource["service.name"]])).toEqual([
+        ["execute_tool echo", "toolware-gateway"],
+      ]);
+      expect(await hooks.invoke(echo, { text: "two" })).toMatchObject({ status: "ok", result: "two" });
+      await tracing?.close(); // twice is harmless
+      expect(otlp.spans()).toHaveLength(1);
+    } finally {
+      await otlp.close();
+    }
+  });
 
   it("without an endpoint sends to the OTLP default, http://localhost:4318/v1/traces", () => {
     expect(otelSettings(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://x" })).toBeUndefined();
