@@ -7,6 +7,7 @@ import { defineCommand, EXIT, usageError } from "../kit.js";
 import { listenAddress, readConfig } from "./config.js";
 import { gatewayHumanInput, INBOX_FLAGS } from "./inbox.js";
 import { gatewayAuditContext, jsonLogFor } from "./log.js";
+import { OTEL_FLAG, otelSettings, startGatewayTracing } from "./otel.js";
 import { flagUrl, openGatewayStores, storeSettings } from "./store.js";
 
 function reloadProblem(event: PolicyEvent, policyFile: string, inForce: number): string | undefined {
@@ -59,6 +60,7 @@ export const gateway = defineCommand({
       description: "text (default): lines for people; json: one pino JSON line per event, on stderr",
     },
     ...INBOX_FLAGS,
+    ...OTEL_FLAG,
   },
   failure: "the policy or the config cannot be read, or an upstream cannot be started",
   async run({ positionals, options }, io) {
@@ -66,6 +68,7 @@ export const gateway = defineCommand({
     const listen = options.listen === undefined ? undefined : listenAddress(options.listen);
     const storeFlag = options.store === undefined ? undefined : flagUrl(options.store);
     const json = jsonLogFor(options.log, io);
+    const otel = otelSettings(options.otel, process.env);
     const config = readConfig(io.cwd, options.config);
     const token = config.bearerTokenEnv === undefined ? undefined : process.env[config.bearerTokenEnv];
     if (config.bearerTokenEnv !== undefined && (token === undefined || token === "")) {
@@ -104,6 +107,7 @@ export const gateway = defineCommand({
     });
     const hooks = new ToolHooks({ humanInput: approvals.humanInput });
     hooks.use(policy);
+    const tracing = await startGatewayTracing(otel, hooks);
     const gw = createGateway({
       upstreams: [{ name: config.name ?? "server", command, args }, ...(config.upstreams ?? [])],
       hooks,
@@ -150,6 +154,7 @@ export const gateway = defineCommand({
       await gw.close();
       return EXIT.ok;
     } finally {
+      await tracing?.close();
       off();
       process.off("SIGHUP", onHup);
       policy.close();
