@@ -68,11 +68,15 @@ export function nativeExcludes(node: string): string[] {
   // Only an ABI mismatch is excused; a missing or broken install fails the tests as before.
   if (!/NODE_MODULE_VERSION|did not self-register/.test(why)) return [];
   console.log("better-sqlite3 is built for another Node's ABI: the inbox's tests run on the first leg only");
-  // The inbox, and what opens its SQLite store: `toolware inbox` and the inbox example.
-  return ["packages/inbox/**", "packages/cli/src/commands/inbox/**", "examples/inbox/**"].flatMap((glob) => [
-    "--exclude",
-    glob,
-  ]);
+  // The inbox, and what opens its SQLite store: `toolware inbox`, the inbox example and the gateway's inbox approvals.
+  return [
+    "packages/inbox/**",
+    "packages/cli/src/commands/inbox/**",
+    "examples/inbox/**",
+    "packages/gateway/src/approvals.test.ts",
+    "packages/gateway/src/e2e/inbox.test.ts",
+    "packages/cli/src/commands/gateway/inbox.test.ts",
+  ].flatMap((glob) => ["--exclude", glob]);
 }
 
 function unitStep(label: string, node: () => string, coverage: boolean, needs: string[] = []): Step {
