@@ -3,24 +3,15 @@
 // HTTP, with the filesystem policy of docs/gateway.md (plus an approval rule) as the policy file.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type CallToolResult, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
+import { BIN as bin, FS_BIN, ROOT as root, TSX_LOADER as tsx } from "./test-fixtures.js";
 
-const root = new URL("../../../../../", import.meta.url).pathname;
-const tsx = new URL("node_modules/tsx/dist/loader.mjs", `file://${root}`).href;
-const bin = new URL("../../bin.ts", import.meta.url).pathname;
-const require = createRequire(join(root, "packages/gateway/package.json"));
-const fsPkg = require.resolve("@modelcontextprotocol/server-filesystem/package.json");
-const FS_BIN = join(
-  dirname(fsPkg),
-  (require(fsPkg) as { bin: Record<string, string> }).bin["mcp-server-filesystem"] ?? "",
-);
 const SECRET = "sk-proj-abc123def456ghi789jkl";
 
 // The filesystem policy the docs show, with the docs' folder replaced by the test's own.

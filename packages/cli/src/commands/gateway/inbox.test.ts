@@ -1,6 +1,5 @@
 import { mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -8,16 +7,8 @@ import { createInbox, createSigner, sqliteInboxStore } from "@toolware/inbox";
 import { createInboxServer } from "@toolware/inbox/server";
 import { describe, expect, it } from "vitest";
 import { inProcess, scratch } from "../test-fixtures.js";
+import { BIN as bin, FS_BIN, ROOT as root, TSX_LOADER as tsx } from "./test-fixtures.js";
 
-const root = new URL("../../../../../", import.meta.url).pathname;
-const tsx = new URL("node_modules/tsx/dist/loader.mjs", `file://${root}`).href;
-const bin = new URL("../../bin.ts", import.meta.url).pathname;
-const require = createRequire(join(root, "packages/gateway/package.json"));
-const fsPkg = require.resolve("@modelcontextprotocol/server-filesystem/package.json");
-const FS_BIN = join(
-  dirname(fsPkg),
-  (require(fsPkg) as { bin: Record<string, string> }).bin["mcp-server-filesystem"] ?? "",
-);
 const KEYS = [{ kid: "k1", alg: "HS256" as const, secret: "a test secret of more than thirty-two bytes" }];
 const POLICY = `version: 1
 name: cli-inbox

@@ -1,12 +1,12 @@
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ToolHooks, ToolwareError } from "@toolware/core";
-import { createGateway, type GatewayEvent, gatewayCall } from "@toolware/gateway";
+import { createGateway, type GatewayEvent, gatewayAuditContext, gatewayCall } from "@toolware/gateway";
 import { formatIssue, type PolicyEvent, PolicyLoadError, watchPolicy } from "@toolware/policy";
 import { defineCommand, EXIT, usageError } from "../kit.js";
 import { listenAddress, readConfig } from "./config.js";
 import { gatewayHumanInput, INBOX_FLAGS } from "./inbox.js";
-import { gatewayAuditContext, jsonLogFor } from "./log.js";
+import { jsonLogFor } from "./log.js";
 import { OTEL_FLAG, otelSettings, startGatewayTracing } from "./otel.js";
 import { flagUrl, openGatewayStores, storeSettings } from "./store.js";
 

@@ -1,23 +1,14 @@
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { BIN as bin, binOf, FS_BIN, TSX_LOADER as tsx } from "./test-fixtures.js";
 
 // The MCP Inspector 2.x declares node >= 22.19; the gate's Node 22 leg runs this file.
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 const inspectorNode = major > 22 || (major === 22 && minor >= 19);
 
-const root = new URL("../../../../../", import.meta.url).pathname;
-const tsx = new URL("node_modules/tsx/dist/loader.mjs", `file://${root}`).href;
-const bin = new URL("../../bin.ts", import.meta.url).pathname;
-const binOf = (from: string, pkg: string, name: string) => {
-  const require = createRequire(join(root, from, "package.json"));
-  const manifest = require.resolve(`${pkg}/package.json`);
-  return join(dirname(manifest), (require(manifest) as { bin: Record<string, string> }).bin[name] ?? "");
-};
-const FS_BIN = binOf("packages/gateway", "@modelcontextprotocol/server-filesystem", "mcp-server-filesystem");
 const INSPECTOR = binOf("packages/cli", "@modelcontextprotocol/inspector", "mcp-inspector");
 
 const POLICY = `version: 1

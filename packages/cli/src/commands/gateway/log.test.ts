@@ -1,21 +1,11 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { inProcess } from "../test-fixtures.js";
-
-const root = new URL("../../../../../", import.meta.url).pathname;
-const loader = new URL("node_modules/tsx/dist/loader.mjs", `file://${root}`).href;
-const bin = new URL("../../bin.ts", import.meta.url).pathname;
-const require = createRequire(join(root, "packages/gateway/package.json"));
-const fsPkg = require.resolve("@modelcontextprotocol/server-filesystem/package.json");
-const fsBin = join(
-  dirname(fsPkg),
-  (require(fsPkg) as { bin: Record<string, string> }).bin["mcp-server-filesystem"] ?? "",
-);
+import { BIN as bin, FS_BIN as fsBin, TSX_LOADER as loader, ROOT as root } from "./test-fixtures.js";
 
 const policy = (extra = "") => `version: 1
 name: logged

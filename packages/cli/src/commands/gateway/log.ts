@@ -4,8 +4,6 @@ import type { PolicyEvent } from "@toolware/policy";
 import pino from "pino";
 import { type CommandIO, usageError } from "../kit.js";
 
-export { gatewayAuditContext } from "@toolware/gateway";
-
 const FORMATS = ["text", "json"] as const;
 
 /** The structured log of `--log json`: every event one pino JSON line on stderr (stdout is the MCP channel). */
